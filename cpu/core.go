@@ -1,0 +1,278 @@
+package cpu
+
+import (
+	"contend/cacheline"
+	"contend/sim"
+)
+
+// State is what a core's time is spent on.
+type State uint8
+
+// States. Work, Stall and Spin are on-CPU; Sleep is off-CPU (blocked); Idle
+// means the core has nothing to run.
+const (
+	Work  State = iota // executing instructions
+	Stall              // waiting for a cache line
+	Spin               // busy-waiting for a lock
+	Sleep              // blocked off-CPU
+	Idle
+	NumStates
+)
+
+var stateNames = [NumStates]string{"work", "stall", "spin", "sleep", "idle"}
+
+func (s State) String() string { return stateNames[s] }
+
+// OnCPU reports whether s counts as CPU cycles.
+func (s State) OnCPU() bool { return s <= Spin }
+
+// Outcome says what a step wants next.
+type Outcome uint8
+
+// Outcomes.
+const (
+	Next  Outcome = iota // move to the next step at the returned time
+	Again                // run this step again at the returned time
+	Block                // wait: someone will call Wake
+)
+
+// Step is one instruction of a program.
+type Step interface {
+	// Exec runs the step on c at c.Now(), charging the time it takes.
+	Exec(c *Core) (Outcome, sim.Time)
+}
+
+// Program is what a core runs, once per packet or operation.
+type Program struct {
+	Name  string
+	Steps []Step
+}
+
+// Driver decides what a core does between programs.
+type Driver interface {
+	// ProgramDone is called when c finishes its program at now. Returning true
+	// starts it again at once; otherwise the core idles until Start.
+	ProgramDone(c *Core, now sim.Time) bool
+}
+
+// Core is one logical CPU.
+type Core struct {
+	ID int
+	M  *Machine
+
+	ev      sim.Event
+	prog    *Program
+	driver  Driver
+	pc      int
+	advance bool
+	running bool
+	idle    bool
+	waiting bool     // blocked in a step until Wake
+	since   sim.Time // start of the current idle or blocked span
+	blocked struct {
+		label Label
+		state State
+	}
+	shadow sim.Time // atomic latency that the next compute step can overlap
+
+	acct      [][NumStates]sim.Time // by label, then state
+	Completed uint64                // programs completed in the measured interval
+}
+
+// Now returns the current simulated time.
+func (c *Core) Now() sim.Time { return c.M.Eng.Now() }
+
+// Program returns the program the core runs.
+func (c *Core) Program() *Program { return c.prog }
+
+// PC returns the index of the current step.
+func (c *Core) PC() int { return c.pc }
+
+// Running reports whether the core is executing a program (possibly blocked in it).
+func (c *Core) Running() bool { return c.running }
+
+// Load sets the program and driver; Start begins it.
+func (c *Core) Load(p *Program, d Driver) {
+	c.prog, c.driver, c.pc, c.advance = p, d, 0, false
+}
+
+// Start begins the program at at (from its first step).
+func (c *Core) Start(at sim.Time) {
+	if c.running {
+		panic("cpu: start of a running core")
+	}
+	c.running = true
+	c.pc, c.advance = 0, false
+	c.M.Eng.Schedule(&c.ev, at)
+}
+
+// Fire runs steps until one takes time or blocks.
+func (c *Core) Fire(now sim.Time) {
+	if c.idle {
+		c.charge(0, Idle, now-c.since)
+		c.idle = false
+	}
+	if c.advance {
+		c.pc++
+		c.advance = false
+	}
+	for inline := 0; ; inline++ {
+		if inline > maxInlineSteps {
+			c.Fail("a loop of steps that take no time never ends; add a compute step or fix the loop")
+			return
+		}
+		if c.pc >= len(c.prog.Steps) {
+			c.Completed++
+			c.pc = 0
+			if !c.driver.ProgramDone(c, now) {
+				c.running = false
+				c.idle, c.since = true, now
+				return
+			}
+		}
+		out, at := c.prog.Steps[c.pc].Exec(c)
+		switch out {
+		case Next:
+			if at == now {
+				c.pc++
+				continue
+			}
+			c.advance = true
+			c.M.Eng.Schedule(&c.ev, at)
+		case Again:
+			c.M.Eng.Schedule(&c.ev, at)
+		case Block:
+		}
+		return
+	}
+}
+
+const maxInlineSteps = 1 << 20
+
+// Fail stops the run with an error about the current step.
+func (c *Core) Fail(what string) {
+	name := ""
+	if c.prog != nil {
+		name = c.prog.Name
+	}
+	c.M.Fail(&ModelError{At: c.Now(), Core: c.ID, Program: name, Step: c.pc, What: what})
+}
+
+// BlockAs marks the core as waiting, charging the wait to label and state
+// when it is woken.
+func (c *Core) BlockAs(label Label, s State) {
+	c.blocked.label, c.blocked.state = label, s
+	c.waiting = true
+	c.since = c.Now()
+}
+
+// Wake resumes a blocked core at at: with Next it moves past the blocking
+// step, with Again it runs that step again.
+func (c *Core) Wake(at sim.Time, o Outcome) {
+	if !c.waiting {
+		panic("cpu: wake of a core that is not blocked")
+	}
+	c.waiting = false
+	c.charge(c.blocked.label, c.blocked.state, at-c.since)
+	c.advance = o == Next
+	c.M.Eng.Schedule(&c.ev, at)
+}
+
+// Charge accounts d of time to label in state s.
+func (c *Core) Charge(label Label, s State, d sim.Time) { c.charge(label, s, d) }
+
+func (c *Core) charge(label Label, s State, d sim.Time) {
+	if d <= 0 {
+		return
+	}
+	for int(label) >= len(c.acct) {
+		c.acct = append(c.acct, [NumStates]sim.Time{})
+	}
+	c.acct[label][s] += d
+}
+
+// Time returns the time charged to label in state s.
+func (c *Core) Time(label Label, s State) sim.Time {
+	if int(label) >= len(c.acct) {
+		return 0
+	}
+	return c.acct[label][s]
+}
+
+// Compute runs for d (already including cycles), less whatever the shadow of
+// a preceding atomic hides, and charges it as work to label.
+func (c *Core) Compute(label Label, d sim.Time) sim.Time {
+	d = c.M.Duration(d)
+	hidden := min(c.shadow, d)
+	c.shadow = 0
+	d -= hidden
+	c.charge(label, Work, d)
+	return c.Now() + d
+}
+
+// Access performs a memory access and returns when the core may go on. Time
+// waiting for the line is a stall, the instruction itself is work; an atomic
+// leaves a shadow that the next compute step overlaps.
+func (c *Core) Access(label Label, l *cacheline.Line, op cacheline.Op) sim.Time {
+	p := &c.M.Prof
+	exec, hold := p.L1Hit, sim.Time(0)
+	if op == cacheline.RMW {
+		exec, hold = p.Atomic, p.Atomic
+	}
+	now := c.Now()
+	r := c.M.Lines.Access(now, c.ID, l, op, hold)
+	c.charge(label, Stall, r.Done-now)
+	c.charge(label, Work, exec)
+	if op == cacheline.RMW {
+		c.shadow = sim.Time(p.AtomicOverlap * float64(p.Atomic))
+	}
+	return r.Done + exec
+}
+
+func (c *Core) resetStats(now sim.Time) {
+	clear(c.acct)
+	c.Completed = 0
+	c.since = max(c.since, now) // open idle and blocked spans count from now
+}
+
+// settle charges an open idle or blocked span up to now, so totals add up at
+// the end of a run.
+func (c *Core) settle(now sim.Time) {
+	switch {
+	case c.idle:
+		c.charge(0, Idle, now-c.since)
+	case c.waiting:
+		c.charge(c.blocked.label, c.blocked.state, now-c.since)
+	default:
+		return
+	}
+	c.since = now
+}
+
+// Waiting reports whether the core is blocked in a step.
+func (c *Core) Waiting() bool { return c.waiting }
+
+// ComputeStep is a compute step.
+type ComputeStep struct {
+	Label Label
+	D     sim.Time
+}
+
+// Exec implements Step.
+func (s *ComputeStep) Exec(c *Core) (Outcome, sim.Time) { return Next, c.Compute(s.Label, s.D) }
+
+// AccessStep is a load, store or atomic RMW on a line.
+type AccessStep struct {
+	Label Label
+	Line  *cacheline.Line
+	Op    cacheline.Op
+}
+
+// Exec implements Step.
+func (s *AccessStep) Exec(c *Core) (Outcome, sim.Time) { return Next, c.Access(s.Label, s.Line, s.Op) }
+
+// ClosedLoop restarts every program as soon as it finishes.
+type ClosedLoop struct{}
+
+// ProgramDone implements Driver.
+func (ClosedLoop) ProgramDone(*Core, sim.Time) bool { return true }

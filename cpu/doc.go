@@ -1,0 +1,20 @@
+// Package cpu models the cores of a machine and runs programs on them.
+//
+// # Hardware
+//
+// A Profile describes one machine: clock, sockets, cores, SMT, the latency of a
+// cache-line transfer at each distance, and the cost of an uncontended atomic
+// together with the fraction of it that out-of-order execution hides behind the
+// work that follows. Topology numbers logical CPUs the way Linux usually does:
+// every physical core first, then their SMT siblings.
+//
+// # Programs and accounting
+//
+// A Core runs a Program, a list of Steps, in a loop driven by a Driver (closed
+// loop, open loop or batch, defined by package models). Steps here are compute
+// and memory accesses; models adds locks, RCU and the rest through the same Step
+// interface. Every picosecond a core spends is charged to a label (a kernel
+// symbol such as `_raw_spin_lock`) and a state (work, coherence stall, spin,
+// sleep, idle), which is what the simulated `perf report` and off-CPU profiles
+// read.
+package cpu

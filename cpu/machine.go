@@ -1,0 +1,135 @@
+package cpu
+
+import (
+	"fmt"
+
+	"contend/cacheline"
+	"contend/sim"
+)
+
+// Label names what a core is doing, as a symbol in a perf report does.
+type Label int32
+
+// Machine is a profile made concrete: an engine, the lines, the cores.
+type Machine struct {
+	Eng   *sim.Engine
+	Prof  Profile
+	Topo  Topology
+	Lines *cacheline.System
+	Rand  *sim.Rand
+	Cores []*Core
+
+	labels   []string
+	labelIdx map[string]Label
+	err      error
+	started  sim.Time // start of the measured interval
+}
+
+// NewMachine builds the machine described by p, its randomness drawn from seed.
+func NewMachine(p Profile, seed uint64) (*Machine, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	m := &Machine{Eng: sim.NewEngine(), Prof: p, Rand: sim.NewRand(seed, 0), labelIdx: map[string]Label{}}
+	m.Topo = Topology{p: &m.Prof}
+	m.Lines = cacheline.NewSystem(m.Eng, m.Topo, p.Latencies())
+	if p.Jitter == ExponentialJitter {
+		m.Lines.Jitter = m.Rand.Exp
+	}
+	m.Label("idle")
+	m.Cores = make([]*Core, p.NumCPUs())
+	for i := range m.Cores {
+		c := &Core{ID: i, M: m, idle: true}
+		c.ev.Action = c
+		m.Cores[i] = c
+	}
+	return m, nil
+}
+
+// Label interns name.
+func (m *Machine) Label(name string) Label {
+	if l, ok := m.labelIdx[name]; ok {
+		return l
+	}
+	l := Label(len(m.labels))
+	m.labels = append(m.labels, name)
+	m.labelIdx[name] = l
+	return l
+}
+
+// LabelName returns the name of l.
+func (m *Machine) LabelName(l Label) string { return m.labels[l] }
+
+// Labels returns every label name, indexed by Label.
+func (m *Machine) Labels() []string { return m.labels }
+
+// Fail stops the run with a model error (a deadlock, an unlock of a lock not
+// held). The first error wins.
+func (m *Machine) Fail(err error) {
+	if m.err == nil {
+		m.err = err
+	}
+	m.Eng.Cancel()
+}
+
+// Err returns the model error that stopped the run, if any.
+func (m *Machine) Err() error { return m.err }
+
+// Duration samples a step duration with the profile's jitter.
+func (m *Machine) Duration(mean sim.Time) sim.Time {
+	if m.Prof.Jitter == ExponentialJitter {
+		return m.Rand.Exp(mean)
+	}
+	return mean
+}
+
+// ResetStats starts the measured interval at now: time accounting, completion
+// counts and line counters restart; state (ownership, programs) is kept.
+func (m *Machine) ResetStats(now sim.Time) {
+	m.started = now
+	m.Lines.ResetStats()
+	for _, c := range m.Cores {
+		c.resetStats(now)
+	}
+}
+
+// Started returns the start of the measured interval.
+func (m *Machine) Started() sim.Time { return m.started }
+
+// Run runs the machine for the control's span and returns a model error if one
+// stopped it.
+func (m *Machine) Run(ctl sim.Control) error {
+	ctl.OnWarmupEnd = chain(m.ResetStats, ctl.OnWarmupEnd)
+	err := m.Eng.Run(ctl)
+	if m.err != nil {
+		return m.err
+	}
+	if err != nil {
+		return err
+	}
+	now := m.Eng.Now()
+	for _, c := range m.Cores {
+		c.settle(now)
+	}
+	return nil
+}
+
+func chain(a, b func(sim.Time)) func(sim.Time) {
+	if b == nil {
+		return a
+	}
+	return func(t sim.Time) { a(t); b(t) }
+}
+
+// ModelError is a fault in a scenario's program found while running it.
+type ModelError struct {
+	At      sim.Time
+	Core    int
+	Program string
+	Step    int
+	What    string
+}
+
+func (e *ModelError) Error() string {
+	return fmt.Sprintf("at %v on cpu %d: %s step %d: %s", e.At, e.Core, e.Program, e.Step+1, e.What)
+}
