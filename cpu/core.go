@@ -178,6 +178,13 @@ func (c *Core) Wake(at sim.Time, o Outcome) {
 	c.M.Eng.Schedule(&c.ev, at)
 }
 
+// LineLost wakes a core spinning on a watched line: it runs its step again.
+func (c *Core) LineLost(at sim.Time) { c.Wake(at, Again) }
+
+// Skip makes the core jump over the next n steps when the current step
+// returns Next: the way a conditional block is skipped.
+func (c *Core) Skip(n int) { c.pc += n }
+
 // Charge accounts d of time to label in state s.
 func (c *Core) Charge(label Label, s State, d sim.Time) { c.charge(label, s, d) }
 
