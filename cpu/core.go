@@ -116,6 +116,10 @@ func (c *Core) Fire(now sim.Time) {
 		c.pc++
 		c.advance = false
 	}
+	if len(c.prog.Steps) == 0 {
+		c.Fail("the program has no steps; give it at least one")
+		return
+	}
 	for inline := 0; ; inline++ {
 		if inline > maxInlineSteps {
 			c.Fail("a loop of steps that take no time never ends; add a compute step or fix the loop")

@@ -64,8 +64,11 @@ func (p *Profile) Validate() error {
 		return bad("threads_per_core", "%d SMT siblings but only %d cores per socket; siblings share a core, so use at most %d", p.ThreadsPerCore, p.CoresPerSocket, p.CoresPerSocket)
 	case p.ThreadsPerCore > 8:
 		return bad("threads_per_core", "%d; no supported CPU has more than 8 SMT threads per core", p.ThreadsPerCore)
-	case p.NumCPUs() > MaxCPUs:
-		return bad("sockets", "%d CPUs in all; contend models at most %d", p.NumCPUs(), MaxCPUs)
+	case p.CoresPerSocket > MaxCPUs:
+		return bad("cores_per_socket", "%d; contend models at most %d CPUs", p.CoresPerSocket, MaxCPUs)
+	case p.Sockets > MaxCPUs/p.CoresPerSocket/p.ThreadsPerCore:
+		// Divided rather than multiplied: the product of huge counts wraps.
+		return bad("sockets", "%d of %d cores with %d threads each is more than the %d CPUs contend models", p.Sockets, p.CoresPerSocket, p.ThreadsPerCore, MaxCPUs)
 	case !(p.AtomicOverlap >= 0 && p.AtomicOverlap <= 1):
 		return bad("atomic_overlap", "%v; it is a fraction of the atomic's latency, between 0 and 1", p.AtomicOverlap)
 	}

@@ -1,0 +1,189 @@
+package cacheline_test
+
+import (
+	"fmt"
+	"maps"
+	"math/rand"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"testing/quick"
+
+	"contend/cacheline"
+	"contend/sim"
+)
+
+// The property test drives System and a naive reference with the same random
+// accesses and compares them after every one.
+
+const (
+	quickCores = 70 // more than one 64-bit word of sharers
+	quickLines = 3  // the last one is per-cpu
+)
+
+var quickTopo = grid{n: quickCores, perSocket: 32}
+
+type access struct {
+	Gap  sim.Time // since the previous access; 0 makes requests collide
+	Core int
+	Line int
+	Op   cacheline.Op
+	Hold sim.Time
+}
+
+type trace []access
+
+// Generate draws a few active cores out of all of them, so lines are shared,
+// stolen and hit again rather than touched once each.
+func (trace) Generate(r *rand.Rand, size int) reflect.Value {
+	active := r.Perm(quickCores)[:1+r.Intn(6)]
+	tr := make(trace, 1+r.Intn(4*size))
+	for i := range tr {
+		a := access{
+			Core: active[r.Intn(len(active))],
+			Line: r.Intn(quickLines),
+			Op:   cacheline.Op(r.Intn(3)),
+		}
+		if r.Intn(3) > 0 {
+			a.Gap = sim.Time(r.Intn(200)) * sim.Nanosecond
+		}
+		if r.Intn(2) == 0 {
+			a.Hold = sim.Time(r.Intn(20)) * sim.Nanosecond
+		}
+		tr[i] = a
+	}
+	return reflect.ValueOf(tr)
+}
+
+// GoString keeps a failing input readable in quick's report.
+func (tr trace) GoString() string {
+	var b strings.Builder
+	for _, a := range tr {
+		fmt.Fprintf(&b, "+%v cpu%d %c %v hold %v; ", a.Gap, a.Core, 'a'+a.Line, a.Op, a.Hold)
+	}
+	return b.String()
+}
+
+// refLine is the reference: an owner, a set of sharers, the time the line is
+// free, all in plain maps and the words of the package doc.
+type refLine struct {
+	perCPU  bool
+	owner   int
+	sharers map[int]bool
+	freeAt  sim.Time
+
+	accesses, hits, transfers, invalidations uint64
+	queued                                   sim.Time
+}
+
+func (r *refLine) holds(core int) bool { return r.perCPU || r.owner == core || r.sharers[core] }
+
+// access returns whether the access hits, when it is done and where it was
+// served from. A hit is immediate. A miss waits for the line to be free and
+// travels from the owner, or from memory if nobody holds the line; a load
+// fetches from the nearest sharer; an ownership request waits for the farthest
+// sharer it must invalidate (Local if it is the only sharer).
+func (r *refLine) access(now sim.Time, core int, op cacheline.Op, hold sim.Time) (bool, sim.Time, cacheline.Distance) {
+	r.accesses++
+	if r.perCPU || r.owner == core || (op == cacheline.Load && r.sharers[core]) {
+		r.hits++
+		if op != cacheline.Load {
+			r.freeAt = max(r.freeAt, now+hold)
+		}
+		return true, now, cacheline.Local
+	}
+	var from cacheline.Distance
+	var others []cacheline.Distance
+	for c := range r.sharers {
+		if c != core {
+			others = append(others, quickTopo.Distance(c, core))
+		}
+	}
+	switch {
+	case r.owner >= 0:
+		from = quickTopo.Distance(r.owner, core)
+	case len(r.sharers) == 0:
+		from = cacheline.Memory
+	case op == cacheline.Load:
+		from = slices.Min(others)
+	case len(others) == 0:
+		from = cacheline.Local
+	default:
+		from = slices.Max(others)
+	}
+	start := max(now, r.freeAt)
+	done := start + testLat[from]
+	r.freeAt = done + hold
+	r.transfers++
+	r.queued += start - now
+	if op == cacheline.Load {
+		if r.owner >= 0 {
+			r.sharers[r.owner] = true
+			r.owner = -1
+		}
+		r.sharers[core] = true
+	} else {
+		r.invalidations += uint64(len(others))
+		if r.owner >= 0 {
+			r.invalidations++
+		}
+		clear(r.sharers)
+		r.owner = core
+	}
+	return false, done, from
+}
+
+func TestAccessMatchesReference(t *testing.T) {
+	check := func(tr trace) bool {
+		s := cacheline.NewSystem(sim.NewEngine(), quickTopo, testLat)
+		lines := make([]*cacheline.Line, quickLines)
+		refs := make([]*refLine, quickLines)
+		for i := range lines {
+			perCPU := i == quickLines-1
+			var err error
+			if lines[i], err = s.NewLine(string(rune('a'+i)), perCPU); err != nil {
+				t.Fatal(err)
+			}
+			refs[i] = &refLine{perCPU: perCPU, owner: -1, sharers: map[int]bool{}}
+		}
+		now := sim.Time(0)
+		for i, a := range tr {
+			now += a.Gap
+			l, ref := lines[a.Line], refs[a.Line]
+			res := s.Access(now, a.Core, l, a.Op, a.Hold)
+			hit, done, from := ref.access(now, a.Core, a.Op, a.Hold)
+			fail := func(format string, args ...any) bool {
+				t.Logf("access %d of %d (%+v at %v) on line %s: "+format,
+					append([]any{i + 1, len(tr), a, now, l.Name}, args...)...)
+				return false
+			}
+			sharers := l.Sharers()
+			switch {
+			case res.Done < now:
+				return fail("done %v before it was asked", res.Done)
+			case res.Hit != hit || res.Done != done || res.From != from:
+				return fail("result %+v, reference hit=%v done=%v from=%v", res, hit, done, from)
+			case res.Hit != (res.Transfer == 0 && res.Queued == 0 && res.Done == now):
+				return fail("result %+v mixes hit and miss", res)
+			case !l.Holds(a.Core):
+				return fail("requesting cpu does not hold the line afterwards")
+			case l.Owner() >= 0 && len(sharers) > 0:
+				return fail("owner %d and sharers %v at once", l.Owner(), sharers)
+			case l.Owner() != ref.owner:
+				return fail("owner %d, reference %d", l.Owner(), ref.owner)
+			case !slices.Equal(sharers, slices.Sorted(maps.Keys(ref.sharers))):
+				return fail("sharers %v, reference %v", sharers, slices.Sorted(maps.Keys(ref.sharers)))
+			}
+			st := l.Stats
+			if st.Accesses != ref.accesses || st.Hits != ref.hits || st.Transfers != ref.transfers ||
+				st.Invalidations != ref.invalidations || st.QueueDelay != ref.queued {
+				return fail("stats %+v, reference %+v", st, *ref)
+			}
+		}
+		return true
+	}
+	if err := quick.Check(check, &quick.Config{MaxCount: 400, Rand: rand.New(rand.NewSource(1))}); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,185 @@
+package cacheline_test
+
+import (
+	"slices"
+	"testing"
+
+	"contend/cacheline"
+	"contend/sim"
+)
+
+// grid is a topology written for the tests: SMT pairs (2k, 2k+1), perSocket
+// cores to a socket.
+type grid struct{ n, perSocket int }
+
+func (g grid) NumCores() int { return g.n }
+
+func (g grid) Distance(a, b int) cacheline.Distance {
+	switch {
+	case a == b:
+		return cacheline.Local
+	case a/2 == b/2:
+		return cacheline.SMTSibling
+	case a/g.perSocket == b/g.perSocket:
+		return cacheline.SameSocket
+	}
+	return cacheline.OtherSocket
+}
+
+// testLat gives every distance a different cost, so a miss served from the
+// wrong place shows in its completion time.
+var testLat = cacheline.Latencies{
+	cacheline.Local:       1 * sim.Nanosecond,
+	cacheline.SMTSibling:  7 * sim.Nanosecond,
+	cacheline.SameSocket:  43 * sim.Nanosecond,
+	cacheline.OtherSocket: 131 * sim.Nanosecond,
+	cacheline.Memory:      89 * sim.Nanosecond,
+}
+
+func newSystem(t testing.TB, topo cacheline.Topology, lines ...string) (*cacheline.System, []*cacheline.Line) {
+	t.Helper()
+	s := cacheline.NewSystem(sim.NewEngine(), topo, testLat)
+	var out []*cacheline.Line
+	for _, name := range lines {
+		l, err := s.NewLine(name, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, l)
+	}
+	return s, out
+}
+
+// A line read by many cores is held by all of them: further loads are L1 hits
+// and move nothing. One store invalidates every other copy, and each former
+// sharer then misses exactly once to read it again (MESI: S -> M on the
+// writer, S -> I on the others, I -> S on the next read).
+func TestSharedLoadsThenStore(t *testing.T) {
+	const sharers = 12
+	s, ls := newSystem(t, grid{n: 16, perSocket: 8}, "dst")
+	l := ls[0]
+	now := sim.Time(0)
+	step := func() sim.Time { now += 500 * sim.Nanosecond; return now }
+
+	for c := range sharers {
+		s.Access(step(), c, l, cacheline.Load, 0)
+	}
+	if got := l.Sharers(); !slices.Equal(got, seq(sharers)) {
+		t.Fatalf("sharers after first loads = %v, want cores 0..%d", got, sharers-1)
+	}
+	before := l.Stats.Transfers
+	for range 3 {
+		for c := range sharers {
+			if r := s.Access(step(), c, l, cacheline.Load, 0); !r.Hit || r.Done != now {
+				t.Fatalf("reload by cpu %d of a shared line = %+v, want a hit at %v", c, r, now)
+			}
+		}
+	}
+	if l.Stats.Transfers != before {
+		t.Fatalf("reloads of a shared line made %d transfers, want 0", l.Stats.Transfers-before)
+	}
+
+	const writer = 3
+	inv := l.Stats.Invalidations
+	r := s.Access(step(), writer, l, cacheline.Store, 0)
+	if got := l.Stats.Invalidations - inv; got != sharers-1 {
+		t.Fatalf("store invalidated %d copies, want %d (every sharer but the writer)", got, sharers-1)
+	}
+	if r.Hit || l.Owner() != writer || len(l.Sharers()) != 0 {
+		t.Fatalf("after store: result %+v, owner %d, sharers %v; want a miss, owner %d, no sharers", r, l.Owner(), l.Sharers(), writer)
+	}
+
+	for round := range 2 {
+		for c := range sharers {
+			if c == writer {
+				continue
+			}
+			tr := l.Stats.Transfers
+			s.Access(step(), c, l, cacheline.Load, 0)
+			want := uint64(1)
+			if round > 0 {
+				want = 0
+			}
+			if got := l.Stats.Transfers - tr; got != want {
+				t.Fatalf("round %d: load by former sharer %d made %d transfers, want %d", round, c, got, want)
+			}
+		}
+	}
+}
+
+func seq(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+// Requests that arrive together at a line are served one after another, each
+// from the core that asked just before it (it became the owner when it asked):
+// the k-th completes after the k-1 transfers and holds queued before it.
+func TestOwnershipRequestsSerialize(t *testing.T) {
+	topo := grid{n: 8, perSocket: 8}
+	s, ls := newSystem(t, topo, "lock")
+	l := ls[0]
+	const hold = 5 * sim.Nanosecond
+	first := s.Access(0, 0, l, cacheline.RMW, 0)
+	free := first.Done
+	now := sim.Microsecond
+	for c := 1; c < topo.n; c++ {
+		r := s.Access(now, c, l, cacheline.RMW, hold)
+		start := max(now, free)
+		want := start + testLat[topo.Distance(c-1, c)]
+		if r.Done != want || r.Queued != start-now {
+			t.Fatalf("cpu %d: done %v queued %v, want done %v queued %v", c, r.Done, r.Queued, want, start-now)
+		}
+		free = r.Done + hold
+	}
+	if want := uint64(topo.n); l.Stats.Transfers != want || l.Stats.HITM != want-1 {
+		t.Fatalf("transfers %d HITM %d, want %d and %d", l.Stats.Transfers, l.Stats.HITM, want, want-1)
+	}
+}
+
+type wakeRecord struct {
+	at []sim.Time
+}
+
+func (w *wakeRecord) LineLost(at sim.Time) { w.at = append(w.at, at) }
+
+// A core watching a line (a spinner) is woken when a store takes its copy, at
+// the moment the writer has the line, and only then; the writer's own watch
+// stays.
+func TestWatchersWokenByStore(t *testing.T) {
+	s, ls := newSystem(t, grid{n: 4, perSocket: 4}, "ticket")
+	l := ls[0]
+	w := make([]*wakeRecord, 4)
+	for c := range w {
+		s.Access(sim.Time(c)*sim.Microsecond, c, l, cacheline.Load, 0)
+		w[c] = &wakeRecord{}
+		s.Watch(l, c, w[c])
+	}
+	// Another load moves nothing away from anyone.
+	s.Access(10*sim.Microsecond, 1, l, cacheline.Load, 0)
+	s.Unwatch(l, w[2])
+	r := s.Access(20*sim.Microsecond, 0, l, cacheline.Store, 0)
+	for c, want := range [][]sim.Time{nil, {r.Done}, nil, {r.Done}} {
+		if !slices.Equal(w[c].at, want) {
+			t.Errorf("cpu %d woken at %v, want %v", c, w[c].at, want)
+		}
+	}
+	// The writer's watch survives its own store and fires on the next one.
+	r = s.Access(30*sim.Microsecond, 3, l, cacheline.RMW, 0)
+	if !slices.Equal(w[0].at, []sim.Time{r.Done}) {
+		t.Errorf("writer woken at %v, want %v", w[0].at, []sim.Time{r.Done})
+	}
+}
+
+func TestNewLineRejectsDuplicateName(t *testing.T) {
+	s, _ := newSystem(t, grid{n: 2, perSocket: 2}, "a")
+	if _, err := s.NewLine("a", true); err == nil {
+		t.Fatal("second line called \"a\" was accepted")
+	}
+	if s.Line("a") == nil || s.Line("b") != nil || len(s.Lines()) != 1 {
+		t.Fatalf("lines = %v after a rejected duplicate", s.Lines())
+	}
+}

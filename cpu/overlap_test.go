@@ -1,0 +1,61 @@
+package cpu_test
+
+import (
+	"testing"
+
+	"contend/cacheline"
+	"contend/cpu"
+	"contend/sim"
+)
+
+// Seed 003's puzzle: an atomic on an owned line costs Atomic in a tight loop,
+// but out-of-order execution hides AtomicOverlap of it behind the work that
+// follows, so a path [RMW, compute D] takes D + Atomic·(1-overlap), never less
+// than Atomic. perf still charges the full Atomic to the atomic's symbol, and
+// only what remains of D to the work after it.
+func TestAtomicOverlap(t *testing.T) {
+	const atomic = 12 * sim.Nanosecond
+	for _, tc := range []struct {
+		name    string
+		overlap float64
+		d       sim.Time // compute after the RMW; 0 for none
+		period  sim.Time // per iteration, worked out by hand
+		work    sim.Time // compute charged per iteration
+	}{
+		{"tight loop", 0.5, 0, atomic, 0},
+		{"no overlap", 0, 40 * sim.Nanosecond, 52 * sim.Nanosecond, 40 * sim.Nanosecond},
+		{"half", 0.5, 40 * sim.Nanosecond, 46 * sim.Nanosecond, 34 * sim.Nanosecond},
+		{"full", 1, 40 * sim.Nanosecond, 40 * sim.Nanosecond, 28 * sim.Nanosecond},
+		{"work shorter than the shadow", 0.5, 4 * sim.Nanosecond, atomic, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := testProfile()
+			p.Atomic, p.AtomicOverlap = atomic, tc.overlap
+			m := newMachine(t, p, 1)
+			rmw, work := m.Label("atomic_inc"), m.Label("ip_rcv")
+			steps := []cpu.Step{&cpu.AccessStep{Label: rmw, Line: newLine(t, m, "refcnt", false), Op: cacheline.RMW}}
+			if tc.d > 0 {
+				steps = append(steps, &cpu.ComputeStep{Label: work, D: tc.d})
+			}
+			startAll(m, &cpu.Program{Name: "pkt", Steps: steps}, []int{0})
+			// The first RMW fetches the line from memory; from then on cpu 0
+			// owns it and iteration k ends at Memory + k·period. Measure
+			// 20000 whole periods.
+			const n = 20000
+			run(t, m, p.Memory+100*tc.period, p.Memory+(100+n)*tc.period)
+			c := m.Cores[0]
+			if c.Completed != n {
+				t.Errorf("%d iterations in %d periods of %v, want %d", c.Completed, n, tc.period, n)
+			}
+			if got, want := c.Time(rmw, cpu.Work), n*atomic; got != want {
+				t.Errorf("atomic_inc charged %v, want %d × Atomic = %v", got, n, want)
+			}
+			if got, want := c.Time(work, cpu.Work), n*tc.work; got != want {
+				t.Errorf("ip_rcv charged %v, want %d × %v = %v", got, n, tc.work, want)
+			}
+			if got := c.Time(rmw, cpu.Stall); got != 0 {
+				t.Errorf("an owned line stalled the core for %v", got)
+			}
+		})
+	}
+}
