@@ -1,0 +1,23 @@
+// Package models builds kernel mechanisms from cores and cache lines.
+//
+// # Mechanisms
+//
+// Spinlocks (ticket, MCS/qspinlock, test-and-set), rwlocks and sleeping mutexes
+// are state on cache lines: acquiring is an atomic on the lock word, waiting is
+// spinning on a line until a release invalidates it, so their cost under
+// contention comes from package cacheline's queueing rather than from a
+// constant. Counters are stores and atomics on shared or per-cpu lines, and the
+// per-jiffy lazy forms of seed 004 gate a block of steps on the jiffies clock.
+// RCU follows Linux's tree RCU: grace periods started by a kthread, quiescent
+// states at context switch, idle and softirq boundaries, force-quiescent-state
+// scans on jiffies, and callbacks invoked at the next tick after the grace
+// period ends.
+//
+// # Workloads
+//
+// A World holds one machine and its mechanisms. Workloads drive its cores: a
+// packet flood (closed loop, or open loop at an offered rate with drops), a
+// batch of control-plane operations on one CPU, or both at once. Faults in a
+// program (unlocking a lock not held, sleeping under a spinlock, a deadlock)
+// stop the run with an error that names the program, the step and the time.
+package models

@@ -1,0 +1,264 @@
+package models
+
+import (
+	"sort"
+
+	"contend/cpu"
+	"contend/sim"
+)
+
+// Result is what a run measured, in units a kernel engineer quotes. It
+// marshals to JSON; slices are never nil.
+type Result struct {
+	Seconds     float64       `json:"seconds"` // measured interval
+	Packets     uint64        `json:"packets"`
+	PPS         float64       `json:"pps"`          // all flood CPUs together
+	PPSPerCore  float64       `json:"pps_per_core"` // mean over flood CPUs
+	Offered     uint64        `json:"offered"`      // open loop: packets that arrived
+	Dropped     uint64        `json:"dropped"`      // open loop: ring full
+	Cores       []CoreResult  `json:"cores"`
+	Profile     []LabelResult `json:"profile"` // simulated perf report, largest first
+	Lines       []LineResult  `json:"lines"`   // simulated perf c2c, most transfers first
+	Locks       []LockResult  `json:"locks"`
+	RCU         RCUResult     `json:"rcu"`
+	Batch       *BatchResult  `json:"batch,omitempty"`
+}
+
+// CoreResult is one CPU's share.
+type CoreResult struct {
+	CPU     int     `json:"cpu"`
+	Role    string  `json:"role"` // "flood" or "batch"
+	Packets uint64  `json:"packets"`
+	PPS     float64 `json:"pps"`
+	Busy    float64 `json:"busy"` // fraction of the interval on-CPU
+}
+
+// LabelResult is one symbol of the simulated perf report (and off-CPU time).
+type LabelResult struct {
+	Label         string  `json:"label"`
+	WorkNs        float64 `json:"work_ns"`
+	StallNs       float64 `json:"stall_ns"`
+	SpinNs        float64 `json:"spin_ns"`
+	SleepNs       float64 `json:"sleep_ns"`
+	CyclesPct     float64 `json:"cycles_pct"`    // share of on-CPU time
+	NsPerPacket   float64 `json:"ns_per_packet"` // on-CPU ns per packet (or operation)
+	OffCPUPerOpNs float64 `json:"offcpu_ns_per_packet"`
+}
+
+// LineResult is one line of the simulated perf c2c.
+type LineResult struct {
+	Name               string  `json:"name"`
+	PerCPU             bool    `json:"percpu"`
+	Accesses           uint64  `json:"accesses"`
+	Transfers          uint64  `json:"transfers"`
+	HITM               uint64  `json:"hitm"`
+	Remote             uint64  `json:"remote"`
+	Invalidations      uint64  `json:"invalidations"`
+	TransfersPerPacket float64 `json:"transfers_per_packet"`
+	HITMPerPacket      float64 `json:"hitm_per_packet"`
+	QueueNsPerPacket   float64 `json:"queue_ns_per_packet"`
+	MeanQueueNs        float64 `json:"mean_queue_ns"` // per transfer
+	MaxQueueNs         float64 `json:"max_queue_ns"`
+}
+
+// LockResult counts one lock's acquisitions.
+type LockResult struct {
+	Name         string `json:"name"`
+	Kind         string `json:"kind"`
+	Acquisitions uint64 `json:"acquisitions"`
+	Contended    uint64 `json:"contended"`
+}
+
+// RCUResult summarises grace periods and deferred frees.
+type RCUResult struct {
+	GracePeriods     uint64  `json:"grace_periods"`
+	MeanGPMs         float64 `json:"mean_gp_ms"`
+	P99GPMs          float64 `json:"p99_gp_ms"`
+	MaxGPMs          float64 `json:"max_gp_ms"`
+	Callbacks        uint64  `json:"callbacks"`
+	FreedBytes       int64   `json:"freed_bytes"`
+	PendingBytesMean float64 `json:"pending_bytes_mean"`
+	PendingBytesMax  float64 `json:"pending_bytes_max"`
+}
+
+// BatchResult is what a batch of operations took.
+type BatchResult struct {
+	Ops        int64    `json:"ops"`
+	Seconds    float64  `json:"seconds"`
+	CPUSeconds float64  `json:"cpu_seconds"`
+	CPUUtil    float64  `json:"cpu_util"` // fraction of the batch's time on-CPU
+	MeanOpUs   float64  `json:"mean_op_us"`
+	P99OpUs    float64  `json:"p99_op_us"`
+	OffCPU     []OffCPU `json:"offcpu"` // by cause, largest first
+}
+
+// OffCPU is time blocked, by the label of the step that blocked.
+type OffCPU struct {
+	Label   string  `json:"label"`
+	Seconds float64 `json:"seconds"`
+}
+
+func (w *World) result(d *driver, spec RunSpec) *Result {
+	m := w.M
+	now := m.Eng.Now()
+	from := m.Started()
+	var cores []int
+	res := &Result{Cores: []CoreResult{}, Profile: []LabelResult{}, Lines: []LineResult{}, Locks: []LockResult{}}
+	if spec.Batch != nil {
+		now = d.batchEnd
+	}
+	span := now - from
+	res.Seconds = span.Seconds()
+	if f := spec.Flood; f != nil {
+		for _, id := range f.CPUs {
+			c := m.Cores[id]
+			res.Packets += c.Completed
+			res.Cores = append(res.Cores, w.coreResult(c, "flood", span))
+		}
+		cores = append(cores, f.CPUs...)
+		if span > 0 {
+			res.PPS = float64(res.Packets) / span.Seconds()
+			res.PPSPerCore = res.PPS / float64(len(f.CPUs))
+		}
+		res.Offered, res.Dropped = d.arrived, d.dropped
+	}
+	perOp := res.Packets
+	if b := spec.Batch; b != nil {
+		c := m.Cores[b.CPU]
+		res.Cores = append(res.Cores, w.coreResult(c, "batch", span))
+		br := &BatchResult{Ops: d.opsDone, Seconds: span.Seconds(), OffCPU: []OffCPU{},
+			MeanOpUs: d.opLatency.Mean() / float64(sim.Microsecond),
+			P99OpUs:  d.opLatency.Quantile(0.99) / float64(sim.Microsecond)}
+		var on sim.Time
+		for l := range m.Labels() {
+			lab := cpu.Label(l)
+			on += c.Time(lab, cpu.Work) + c.Time(lab, cpu.Stall) + c.Time(lab, cpu.Spin)
+			if s := c.Time(lab, cpu.Sleep); s > 0 {
+				br.OffCPU = append(br.OffCPU, OffCPU{Label: m.LabelName(lab), Seconds: s.Seconds()})
+			}
+		}
+		sort.SliceStable(br.OffCPU, func(i, j int) bool { return br.OffCPU[i].Seconds > br.OffCPU[j].Seconds })
+		br.CPUSeconds = on.Seconds()
+		if span > 0 {
+			br.CPUUtil = float64(on) / float64(span)
+		}
+		res.Batch = br
+		if spec.Flood == nil {
+			cores = []int{b.CPU}
+			perOp = uint64(d.opsDone)
+		}
+	}
+	res.Profile = w.profile(cores, perOp)
+	res.Lines = w.lineResults(perOp)
+	for _, l := range w.locks {
+		res.Locks = append(res.Locks, lockResult(l))
+	}
+	sort.Slice(res.Locks, func(i, j int) bool { return res.Locks[i].Name < res.Locks[j].Name })
+	r := &w.RCU.Stats
+	res.RCU = RCUResult{
+		GracePeriods: r.GracePeriods, Callbacks: r.Callbacks, FreedBytes: r.FreedBytes,
+		MeanGPMs:         r.GPLatency.Mean() / float64(sim.Millisecond),
+		P99GPMs:          r.GPLatency.Quantile(0.99) / float64(sim.Millisecond),
+		MaxGPMs:          float64(r.GPLatency.Max()) / float64(sim.Millisecond),
+		PendingBytesMean: r.Pending.Mean(now), PendingBytesMax: r.Pending.Max(),
+	}
+	return res
+}
+
+func (w *World) coreResult(c *cpu.Core, role string, span sim.Time) CoreResult {
+	var on sim.Time
+	for l := range w.M.Labels() {
+		for s := cpu.Work; s <= cpu.Spin; s++ {
+			on += c.Time(cpu.Label(l), s)
+		}
+	}
+	cr := CoreResult{CPU: c.ID, Role: role, Packets: c.Completed}
+	if span > 0 {
+		cr.PPS = float64(c.Completed) / span.Seconds()
+		cr.Busy = min(1, float64(on)/float64(span))
+	}
+	return cr
+}
+
+func perPacket(x float64, n uint64) float64 {
+	if n == 0 {
+		return 0
+	}
+	return x / float64(n)
+}
+
+func (w *World) profile(cores []int, n uint64) []LabelResult {
+	m := w.M
+	out := []LabelResult{}
+	var total float64
+	for l, name := range m.Labels() {
+		lr := LabelResult{Label: name}
+		for _, id := range cores {
+			c := m.Cores[id]
+			lab := cpu.Label(l)
+			lr.WorkNs += c.Time(lab, cpu.Work).Nanoseconds()
+			lr.StallNs += c.Time(lab, cpu.Stall).Nanoseconds()
+			lr.SpinNs += c.Time(lab, cpu.Spin).Nanoseconds()
+			lr.SleepNs += c.Time(lab, cpu.Sleep).Nanoseconds()
+		}
+		on := lr.WorkNs + lr.StallNs + lr.SpinNs
+		if on == 0 && lr.SleepNs == 0 {
+			continue
+		}
+		total += on
+		lr.NsPerPacket = perPacket(on, n)
+		lr.OffCPUPerOpNs = perPacket(lr.SleepNs, n)
+		out = append(out, lr)
+	}
+	for i := range out {
+		if total > 0 {
+			out[i].CyclesPct = 100 * (out[i].WorkNs + out[i].StallNs + out[i].SpinNs) / total
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].CyclesPct != out[j].CyclesPct {
+			return out[i].CyclesPct > out[j].CyclesPct
+		}
+		return out[i].Label < out[j].Label
+	})
+	return out
+}
+
+func (w *World) lineResults(n uint64) []LineResult {
+	out := []LineResult{}
+	for _, l := range w.M.Lines.Lines() {
+		st := &l.Stats
+		if st.Accesses == 0 {
+			continue
+		}
+		lr := LineResult{
+			Name: l.Name, PerCPU: l.PerCPU, Accesses: st.Accesses, Transfers: st.Transfers,
+			HITM: st.HITM, Remote: st.Remote, Invalidations: st.Invalidations,
+			TransfersPerPacket: perPacket(float64(st.Transfers), n),
+			HITMPerPacket:      perPacket(float64(st.HITM), n),
+			QueueNsPerPacket:   perPacket(st.QueueDelay.Nanoseconds(), n),
+			MeanQueueNs:        perPacket(st.QueueDelay.Nanoseconds(), st.Transfers),
+			MaxQueueNs:         st.MaxQueueDelay.Nanoseconds(),
+		}
+		out = append(out, lr)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Transfers != out[j].Transfers {
+			return out[i].Transfers > out[j].Transfers
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out
+}
+
+func lockResult(l locker) LockResult {
+	switch l := l.(type) {
+	case *Spinlock:
+		return LockResult{Name: l.Name, Kind: l.Kind.String(), Acquisitions: l.Stats.Acquisitions, Contended: l.Stats.Contended}
+	case *RWLock:
+		return LockResult{Name: l.Name, Kind: "rwlock", Acquisitions: l.Stats.Acquisitions, Contended: l.Stats.Contended}
+	case *Mutex:
+		return LockResult{Name: l.Name, Kind: "mutex", Acquisitions: l.Stats.Acquisitions, Contended: l.Stats.Contended}
+	}
+	panic("models: unknown lock type")
+}

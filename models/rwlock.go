@@ -1,0 +1,252 @@
+package models
+
+import (
+	"fmt"
+
+	"contend/cacheline"
+	"contend/cpu"
+	"contend/sim"
+)
+
+// RWLock is a reader-writer spinlock (rwlock_t): readers add to a count on
+// the lock's line with an atomic, so even readers that never wait for each
+// other bounce the line; a writer waits for the count to reach zero, and
+// readers wait while a writer holds or waits for the lock.
+type RWLock struct {
+	w       *World
+	Name    string
+	Line    *cacheline.Line
+	Read    cpu.Label
+	Write   cpu.Label
+	readers []int // read holds by core
+	nread   int
+	writer  int
+	waiting int // writers waiting
+	phase   []uint8
+	Stats   LockStats
+}
+
+// NewRWLock adds an rwlock whose word is the line called name.
+func (w *World) NewRWLock(name, read, write string) (*RWLock, error) {
+	line, err := w.M.Lines.NewLine(name, false)
+	if err != nil {
+		return nil, err
+	}
+	n := len(w.M.Cores)
+	l := &RWLock{w: w, Name: name, Line: line, Read: w.M.Label(read), Write: w.M.Label(write),
+		readers: make([]int, n), writer: -1, phase: make([]uint8, n)}
+	w.locks = append(w.locks, l)
+	return l, nil
+}
+
+func (l *RWLock) name() string { return l.Name }
+
+func (l *RWLock) holders() []int {
+	if l.writer >= 0 {
+		return []int{l.writer}
+	}
+	var out []int
+	for c, n := range l.readers {
+		if n > 0 {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// ReadLockStep is read_lock() (read_lock_bh in the seeds).
+type ReadLockStep struct{ L *RWLock }
+
+// Exec implements cpu.Step.
+func (s *ReadLockStep) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
+	l, id := s.L, c.ID
+	if l.phase[id] == 1 { // woken: look again before retrying the atomic
+		done := reload(c, l.Line, l.Read)
+		if l.writer >= 0 || l.waiting > 0 {
+			return spinOn(c, l.Line, done, l.Read)
+		}
+		l.phase[id] = 0
+		return cpu.Again, done
+	}
+	if l.writer == id {
+		c.Fail(fmt.Sprintf("deadlock: read_lock(%s) while this CPU holds it for writing", l.Name))
+		return cpu.Block, 0
+	}
+	done := c.Access(l.Read, l.Line, cacheline.RMW)
+	if l.writer < 0 && (l.waiting == 0 || l.readers[id] > 0) {
+		l.readers[id]++
+		l.nread++
+		l.Stats.Acquisitions++
+		st := &l.w.percpu[id]
+		st.spinHeld++
+		st.waitFor = nil
+		return cpu.Next, done
+	}
+	if !l.w.wait(c, l) {
+		return cpu.Block, 0
+	}
+	l.Stats.Contended++
+	l.phase[id] = 1
+	return spinOn(c, l.Line, done, l.Read)
+}
+
+// ReadUnlockStep is read_unlock().
+type ReadUnlockStep struct{ L *RWLock }
+
+// Exec implements cpu.Step.
+func (s *ReadUnlockStep) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
+	l, id := s.L, c.ID
+	if l.readers[id] == 0 {
+		c.Fail(fmt.Sprintf("read_unlock(%s) by a CPU that does not hold it for reading; pair every unlock with a lock", l.Name))
+		return cpu.Block, 0
+	}
+	done := c.Access(l.Read, l.Line, cacheline.RMW)
+	l.readers[id]--
+	l.nread--
+	l.w.percpu[id].spinHeld--
+	return cpu.Next, done
+}
+
+// WriteLockStep is write_lock().
+type WriteLockStep struct{ L *RWLock }
+
+// Exec implements cpu.Step.
+func (s *WriteLockStep) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
+	l, id := s.L, c.ID
+	if l.phase[id] == 2 { // woken
+		done := reload(c, l.Line, l.Write)
+		if l.writer >= 0 || l.nread > 0 {
+			return spinOn(c, l.Line, done, l.Write)
+		}
+		l.phase[id] = 3
+		return cpu.Again, done
+	}
+	if l.writer == id || l.readers[id] > 0 {
+		c.Fail(fmt.Sprintf("deadlock: write_lock(%s) while this CPU already holds it", l.Name))
+		return cpu.Block, 0
+	}
+	done := c.Access(l.Write, l.Line, cacheline.RMW)
+	if l.writer < 0 && l.nread == 0 {
+		if l.phase[id] == 3 {
+			l.waiting--
+		}
+		l.phase[id] = 0
+		l.writer = id
+		l.Stats.Acquisitions++
+		st := &l.w.percpu[id]
+		st.spinHeld++
+		st.waitFor = nil
+		return cpu.Next, done
+	}
+	if l.phase[id] == 0 {
+		if !l.w.wait(c, l) {
+			return cpu.Block, 0
+		}
+		l.waiting++
+		l.Stats.Contended++
+	}
+	l.phase[id] = 2
+	return spinOn(c, l.Line, done, l.Write)
+}
+
+// WriteUnlockStep is write_unlock().
+type WriteUnlockStep struct{ L *RWLock }
+
+// Exec implements cpu.Step.
+func (s *WriteUnlockStep) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
+	l, id := s.L, c.ID
+	if l.writer != id {
+		c.Fail(fmt.Sprintf("write_unlock(%s) by a CPU that does not hold it for writing; pair every unlock with a lock", l.Name))
+		return cpu.Block, 0
+	}
+	done := c.Access(l.Write, l.Line, cacheline.Store)
+	l.writer = -1
+	l.w.percpu[id].spinHeld--
+	return cpu.Next, done
+}
+
+// Mutex is a sleeping mutex: a waiter blocks off-CPU and is woken by the
+// unlock, paying the profile's wake-up latency.
+type Mutex struct {
+	w       *World
+	Name    string
+	Line    *cacheline.Line
+	Label   cpu.Label
+	holder  int
+	waiters []*cpu.Core
+	Stats   LockStats
+}
+
+// NewMutex adds a mutex whose word is the line called name.
+func (w *World) NewMutex(name, label string) (*Mutex, error) {
+	line, err := w.M.Lines.NewLine(name, false)
+	if err != nil {
+		return nil, err
+	}
+	m := &Mutex{w: w, Name: name, Line: line, Label: w.M.Label(label), holder: -1}
+	w.locks = append(w.locks, m)
+	return m, nil
+}
+
+func (m *Mutex) name() string { return m.Name }
+
+func (m *Mutex) holders() []int {
+	if m.holder < 0 {
+		return nil
+	}
+	return []int{m.holder}
+}
+
+// MutexLockStep is mutex_lock().
+type MutexLockStep struct{ M *Mutex }
+
+// Exec implements cpu.Step.
+func (s *MutexLockStep) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
+	m, w := s.M, s.M.w
+	if m.holder == c.ID {
+		c.Fail(fmt.Sprintf("deadlock: mutex_lock(%s) while this task already holds it", m.Name))
+		return cpu.Block, 0
+	}
+	if !w.mayBlock(c, "mutex_lock("+m.Name+")") {
+		return cpu.Block, 0
+	}
+	done := c.Access(m.Label, m.Line, cacheline.RMW)
+	m.Stats.Acquisitions++
+	if m.holder < 0 {
+		m.holder = c.ID
+		w.percpu[c.ID].mutexHeld++
+		return cpu.Next, done
+	}
+	if !w.wait(c, m) {
+		return cpu.Block, 0
+	}
+	m.Stats.Contended++
+	m.waiters = append(m.waiters, c)
+	c.BlockFrom(done, m.Label, cpu.Sleep)
+	w.RCU.contextSwitch(c, done)
+	return cpu.Block, 0
+}
+
+// MutexUnlockStep is mutex_unlock().
+type MutexUnlockStep struct{ M *Mutex }
+
+// Exec implements cpu.Step.
+func (s *MutexUnlockStep) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
+	m, w := s.M, s.M.w
+	if m.holder != c.ID {
+		c.Fail(fmt.Sprintf("mutex_unlock(%s) by a task that does not hold it; pair every unlock with a lock", m.Name))
+		return cpu.Block, 0
+	}
+	done := c.Access(m.Label, m.Line, cacheline.RMW)
+	w.percpu[c.ID].mutexHeld--
+	m.holder = -1
+	if len(m.waiters) > 0 {
+		next := m.waiters[0]
+		m.waiters = m.waiters[1:]
+		m.holder = next.ID
+		w.percpu[next.ID].mutexHeld++
+		w.percpu[next.ID].waitFor = nil
+		next.Wake(done+w.M.Prof.Wakeup, cpu.Next)
+	}
+	return cpu.Next, done
+}

@@ -1,0 +1,197 @@
+package models
+
+import (
+	"errors"
+	"fmt"
+
+	"contend/cpu"
+	"contend/sim"
+)
+
+// Flood is a packet flood: every listed CPU runs Program once per packet.
+// With Rate zero each CPU runs it in a closed loop (as fast as it can, like
+// pktgen); otherwise packets arrive at Rate per second per CPU (Poisson), wait
+// in a ring of Ring slots, and are dropped when it is full.
+type Flood struct {
+	CPUs    []int
+	Program *cpu.Program
+	Rate    float64
+	Ring    int
+}
+
+// Batch is one task running Ops control-plane operations back to back on
+// CPU, each one run of Program (tc -b with 20 000 filter adds).
+type Batch struct {
+	CPU     int
+	Program *cpu.Program
+	Ops     int64
+}
+
+// RunSpec says what to run and for how long. A flood alone runs for Warmup
+// then Duration; with a batch the run ends when the batch does (or at Limit).
+type RunSpec struct {
+	Flood    *Flood
+	Batch    *Batch
+	Warmup   sim.Time
+	Duration sim.Time
+	Limit    sim.Time // longest simulated time a batch may take
+}
+
+// driver is the cpu.Driver of every core a workload runs on.
+type driver struct {
+	w     *World
+	flood *Flood
+	batch *Batch
+	// open loop
+	queued  []int
+	arrive  []sim.Event
+	dropped uint64
+	arrived uint64
+	// batch
+	opsDone   int64
+	batchFrom sim.Time
+	batchEnd  sim.Time
+	finished  bool
+	opStart   sim.Time
+	opLatency sim.Histogram
+}
+
+func (d *driver) ProgramDone(c *cpu.Core, now sim.Time) bool {
+	w := d.w
+	st := &w.percpu[c.ID]
+	switch {
+	case st.spinHeld > 0:
+		c.Fail("the program ends holding a spinlock or rwlock; add the matching unlock step")
+		return false
+	case st.rcuDepth > 0:
+		c.Fail("the program ends inside an RCU read-side section; add rcu_read_unlock")
+		return false
+	case st.mutexHeld > 0:
+		c.Fail("the program ends holding a mutex; add mutex_unlock")
+		return false
+	}
+	if d.batch != nil && c.ID == d.batch.CPU {
+		d.opsDone++
+		w.Items++
+		d.opLatency.Record(int64(now - d.opStart))
+		d.opStart = now
+		if d.opsDone >= d.batch.Ops {
+			d.finished = true
+			d.batchEnd = now
+			w.RCU.contextSwitch(c, now)
+			w.M.Eng.Cancel()
+			return false
+		}
+		w.RCU.boundary(c, now)
+		return true
+	}
+	w.RCU.boundary(c, now)
+	if d.flood.Rate == 0 {
+		return true
+	}
+	if d.queued[c.ID] > 0 {
+		d.queued[c.ID]--
+		return true
+	}
+	w.RCU.contextSwitch(c, now)
+	return false
+}
+
+func (d *driver) onArrival(c *cpu.Core, now sim.Time) {
+	d.arrived++
+	switch {
+	case !c.Running():
+		c.Start(now)
+	case d.queued[c.ID] < d.flood.Ring:
+		d.queued[c.ID]++
+	default:
+		d.dropped++
+	}
+	mean := sim.FromSeconds(1 / d.flood.Rate)
+	d.w.M.Eng.Schedule(&d.arrive[c.ID], now+d.w.M.Rand.Exp(mean))
+}
+
+// Run runs spec on the world and reports what happened in the measured
+// interval.
+func (w *World) Run(spec RunSpec) (*Result, error) {
+	if spec.Flood == nil && spec.Batch == nil {
+		return nil, errors.New("models: nothing to run: give a flood, a batch or both")
+	}
+	m := w.M
+	d := &driver{w: w, flood: spec.Flood, batch: spec.Batch}
+	n := len(m.Cores)
+	if f := spec.Flood; f != nil {
+		if f.Rate < 0 || f.Ring < 0 {
+			return nil, fmt.Errorf("models: flood rate and ring must not be negative")
+		}
+		d.queued = make([]int, n)
+		d.arrive = make([]sim.Event, n)
+		for _, id := range f.CPUs {
+			if id < 0 || id >= n {
+				return nil, fmt.Errorf("models: flood on cpu %d, but the machine has cpus 0-%d", id, n-1)
+			}
+			if spec.Batch != nil && spec.Batch.CPU == id {
+				return nil, fmt.Errorf("models: cpu %d runs both the flood and the batch; give the batch a cpu of its own", id)
+			}
+			c := m.Cores[id]
+			c.Load(f.Program, d)
+			if f.Rate == 0 {
+				c.Start(0)
+				continue
+			}
+			c.Load(f.Program, d)
+			d.arrive[id].Action = sim.ActionFunc(func(now sim.Time) { d.onArrival(c, now) })
+			m.Eng.Schedule(&d.arrive[id], m.Rand.Exp(sim.FromSeconds(1/f.Rate)))
+		}
+	}
+	ctl := sim.Control{Warmup: spec.Warmup, Until: spec.Warmup + spec.Duration}
+	if b := spec.Batch; b != nil {
+		if b.CPU < 0 || b.CPU >= n {
+			return nil, fmt.Errorf("models: batch on cpu %d, but the machine has cpus 0-%d", b.CPU, n-1)
+		}
+		if b.Ops <= 0 {
+			return nil, fmt.Errorf("models: batch of %d operations; give at least 1", b.Ops)
+		}
+		c := m.Cores[b.CPU]
+		w.percpu[b.CPU].kind = userCore
+		c.Load(b.Program, d)
+		start := spec.Warmup
+		d.batchFrom, d.opStart = start, start
+		c.Start(start)
+		ctl.Until = spec.Limit
+		if ctl.Until <= start {
+			ctl.Until = start + 1000*sim.Second
+		}
+	}
+	ctl.OnWarmupEnd = func(now sim.Time) {
+		d.dropped, d.arrived = 0, 0
+		for _, l := range w.locks {
+			resetLockStats(l)
+		}
+		w.RCU.Stats.GracePeriods, w.RCU.Stats.Callbacks, w.RCU.Stats.FreedBytes = 0, 0, 0
+		w.RCU.Stats.GPLatency.Reset()
+		w.RCU.Stats.Pending.Reset(now)
+	}
+	err := m.Run(ctl)
+	if errors.Is(err, sim.ErrCanceled) && d.finished {
+		err = nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if spec.Batch != nil && !d.finished {
+		return nil, fmt.Errorf("models: the batch did not finish within %v of simulated time (%d of %d operations); raise the limit or shorten the batch", ctl.Until, d.opsDone, spec.Batch.Ops)
+	}
+	return w.result(d, spec), nil
+}
+
+func resetLockStats(l locker) {
+	switch l := l.(type) {
+	case *Spinlock:
+		l.Stats = LockStats{}
+	case *RWLock:
+		l.Stats = LockStats{}
+	case *Mutex:
+		l.Stats = LockStats{}
+	}
+}
