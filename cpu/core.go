@@ -162,13 +162,17 @@ func (c *Core) Fail(what string) {
 	c.M.Fail(&ModelError{At: c.Now(), Core: c.ID, Program: name, Step: c.pc, What: what})
 }
 
-// BlockAs marks the core as waiting, charging the wait to label and state
-// when it is woken.
-func (c *Core) BlockAs(label Label, s State) {
+// BlockFrom marks the core as waiting from time from (the end of what the
+// step has already charged), charging the wait to label and state when it is
+// woken.
+func (c *Core) BlockFrom(from sim.Time, label Label, s State) {
 	c.blocked.label, c.blocked.state = label, s
 	c.waiting = true
-	c.since = c.Now()
+	c.since = from
 }
+
+// BlockedState returns the state a waiting core's time is charged to.
+func (c *Core) BlockedState() State { return c.blocked.state }
 
 // Wake resumes a blocked core at at: with Next it moves past the blocking
 // step, with Again it runs that step again.

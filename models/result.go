@@ -10,18 +10,18 @@ import (
 // Result is what a run measured, in units a kernel engineer quotes. It
 // marshals to JSON; slices are never nil.
 type Result struct {
-	Seconds     float64       `json:"seconds"` // measured interval
-	Packets     uint64        `json:"packets"`
-	PPS         float64       `json:"pps"`          // all flood CPUs together
-	PPSPerCore  float64       `json:"pps_per_core"` // mean over flood CPUs
-	Offered     uint64        `json:"offered"`      // open loop: packets that arrived
-	Dropped     uint64        `json:"dropped"`      // open loop: ring full
-	Cores       []CoreResult  `json:"cores"`
-	Profile     []LabelResult `json:"profile"` // simulated perf report, largest first
-	Lines       []LineResult  `json:"lines"`   // simulated perf c2c, most transfers first
-	Locks       []LockResult  `json:"locks"`
-	RCU         RCUResult     `json:"rcu"`
-	Batch       *BatchResult  `json:"batch,omitempty"`
+	Seconds    float64       `json:"seconds"` // measured interval
+	Packets    uint64        `json:"packets"`
+	PPS        float64       `json:"pps"`          // all flood CPUs together
+	PPSPerCore float64       `json:"pps_per_core"` // mean over flood CPUs
+	Offered    uint64        `json:"offered"`      // open loop: packets that arrived
+	Dropped    uint64        `json:"dropped"`      // open loop: ring full
+	Cores      []CoreResult  `json:"cores"`
+	Profile    []LabelResult `json:"profile"` // simulated perf report, largest first
+	Lines      []LineResult  `json:"lines"`   // simulated perf c2c, most transfers first
+	Locks      []LockResult  `json:"locks"`
+	RCU        RCUResult     `json:"rcu"`
+	Batch      *BatchResult  `json:"batch,omitempty"`
 }
 
 // CoreResult is one CPU's share.
