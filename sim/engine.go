@@ -3,6 +3,7 @@ package sim
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 	"sync/atomic"
 )
 
@@ -22,7 +23,6 @@ func (f ActionFunc) Fire(now Time) { f(now) }
 type Event struct {
 	Action Action
 	at     Time
-	seq    uint64
 	index  int // position in the heap, -1 when not scheduled
 	queued bool
 }
@@ -39,7 +39,7 @@ var ErrCanceled = errors.New("sim: run canceled")
 // Engine is the event loop. It is not safe for concurrent use, except Cancel.
 type Engine struct {
 	now      Time
-	heap     []*Event
+	heap     []slot
 	seq      uint64
 	fired    uint64
 	canceled atomic.Bool
@@ -62,21 +62,33 @@ func (e *Engine) Pending() int { return len(e.heap) }
 // equal times fire in the order they were (re)scheduled. Cost: O(log n).
 func (e *Engine) Schedule(ev *Event, at Time) {
 	if at < e.now {
-		panic(fmt.Sprintf("sim: schedule at %v, before now %v", at, e.now))
+		panicPast(at, e.now)
 	}
 	if ev.Action == nil {
-		panic("sim: schedule of an event with no action")
+		panicNoAction()
 	}
 	e.seq++
-	ev.at, ev.seq = at, e.seq
+	ev.at = at
+	s := slot{key: timeKey(at), seq: e.seq, ev: ev}
 	if ev.queued {
-		e.fix(ev.index)
+		i := ev.index
+		if e.down(i, s) == i {
+			e.up(i, s)
+		}
 		return
 	}
 	ev.queued = true
-	ev.index = len(e.heap)
-	e.heap = append(e.heap, ev)
-	e.up(ev.index)
+	n := len(e.heap)
+	e.heap = append(e.heap, slot{})
+	e.up(n, s)
+}
+
+func panicPast(at, now Time) {
+	panic(fmt.Sprintf("sim: schedule at %v, before now %v", at, now))
+}
+
+func panicNoAction() {
+	panic("sim: schedule of an event with no action")
 }
 
 // After schedules ev d after now.
@@ -89,14 +101,15 @@ func (e *Engine) Unschedule(ev *Event) bool {
 		return false
 	}
 	i := ev.index
-	n := len(e.heap) - 1
+	h := e.heap
+	n := len(h) - 1
+	last := h[n]
+	h[n] = slot{}
+	e.heap = h[:n]
 	if i != n {
-		e.swap(i, n)
-	}
-	e.heap[n] = nil
-	e.heap = e.heap[:n]
-	if i != n {
-		e.fix(i)
+		if e.down(i, last) == i {
+			e.up(i, last)
+		}
 	}
 	ev.queued, ev.index = false, -1
 	return true
@@ -110,7 +123,7 @@ func (e *Engine) Step() bool {
 	ev := e.pop()
 	e.now = ev.at
 	e.fired++
-	ev.Action.Fire(e.now)
+	ev.Action.Fire(ev.at)
 	return true
 }
 
@@ -121,12 +134,15 @@ func (e *Engine) Cancel() { e.canceled.Store(true) }
 // RunUntil fires events up to and including time t, then sets the clock to t.
 // It returns ErrCanceled if Cancel was called.
 func (e *Engine) RunUntil(t Time) error {
-	for len(e.heap) > 0 && e.heap[0].at <= t {
+	tk := timeKey(t)
+	for len(e.heap) > 0 && e.heap[0].key <= tk {
 		if e.canceled.Load() {
 			return ErrCanceled
 		}
-		if e.obs.every > 0 && e.obs.next <= e.heap[0].at {
-			e.observe(e.heap[0].at)
+		if e.obs.every > 0 {
+			if at := e.heap[0].ev.at; e.obs.next <= at {
+				e.observe(at)
+			}
 		}
 		e.Step()
 	}
@@ -191,68 +207,146 @@ func (e *Engine) observe(t Time) {
 	}
 }
 
-// heap: a binary min-heap on (at, seq) that keeps Event.index current.
+// The queue is a 4-ary min-heap of slots ordered by (time, sequence). Each slot
+// holds its sort key inline, so comparisons never dereference an Event, and
+// Event.index is kept current so that Unschedule and reschedule are O(log n).
+// The children of slot i are slots 4i+1 .. 4i+4.
 
-func (e *Engine) less(i, j int) bool {
-	a, b := e.heap[i], e.heap[j]
-	return a.at < b.at || (a.at == b.at && a.seq < b.seq)
+// slot is one heap entry.
+type slot struct {
+	key uint64 // the event time, mapped by timeKey to sort as unsigned
+	seq uint64 // schedule sequence: FIFO among equal times
+	ev  *Event
 }
 
-func (e *Engine) swap(i, j int) {
+// timeKey maps t to a uint64 with the same order.
+func timeKey(t Time) uint64 { return uint64(t) ^ 1<<63 }
+
+// before reports whether a sorts before b, as 1 or 0, without branches: it is
+// the borrow out of the 128-bit subtraction (a.key, a.seq) - (b.key, b.seq).
+func before(a, b *slot) uint64 {
+	_, c := bits.Sub64(a.seq, b.seq, 0)
+	_, c = bits.Sub64(a.key, b.key, c)
+	return c
+}
+
+// min4 returns the index in g of its earliest slot, without branches. It
+// selects keys with masks rather than reloading them by index, which keeps the
+// dependency chain of a heap level short.
+func min4(g *[4]slot) uint64 {
+	k0, q0 := g[0].key, g[0].seq
+	k1, q1 := g[1].key, g[1].seq
+	k2, q2 := g[2].key, g[2].seq
+	k3, q3 := g[3].key, g[3].seq
+	_, x := bits.Sub64(q1, q0, 0)
+	_, x = bits.Sub64(k1, k0, x)
+	_, y := bits.Sub64(q3, q2, 0)
+	_, y = bits.Sub64(k3, k2, y)
+	mx, my := -x, -y
+	kx, qx := k0^(k0^k1)&mx, q0^(q0^q1)&mx
+	ky, qy := k2^(k2^k3)&my, q2^(q2^q3)&my
+	_, b := bits.Sub64(qy, qx, 0)
+	_, b = bits.Sub64(ky, kx, b)
+	y += 2
+	return (x ^ (x^y)&-b) & 3
+}
+
+// up moves s from position j towards the root to its place and stores it.
+func (e *Engine) up(j int, s slot) {
 	h := e.heap
-	h[i], h[j] = h[j], h[i]
-	h[i].index = i
-	h[j].index = j
-}
-
-func (e *Engine) up(j int) {
 	for j > 0 {
-		i := (j - 1) / 2
-		if !e.less(j, i) {
+		p := (j - 1) >> 2
+		if before(&s, &h[p]) == 0 {
 			break
 		}
-		e.swap(i, j)
-		j = i
+		h[j] = h[p]
+		h[j].ev.index = j
+		j = p
 	}
+	h[j] = s
+	s.ev.index = j
 }
 
-func (e *Engine) down(i int) bool {
-	i0, n := i, len(e.heap)
+// down moves s from position i towards the leaves to its place, stores it and
+// returns its position.
+func (e *Engine) down(i int, s slot) int {
+	h := e.heap
+	n := len(h)
 	for {
-		l := 2*i + 1
-		if l >= n {
+		c := 4*i + 1
+		if c+4 > n {
 			break
 		}
-		j := l
-		if r := l + 1; r < n && e.less(r, l) {
-			j = r
+		// The earliest of the four children, without branches.
+		g := (*[4]slot)(h[c : c+4])
+		m := min4(g)
+		if before(&g[m], &s) == 0 {
+			h[i] = s
+			s.ev.index = i
+			return i
 		}
-		if !e.less(j, i) {
-			break
-		}
-		e.swap(i, j)
-		i = j
+		h[i] = g[m]
+		g[m].ev.index = i
+		i = c + int(m)
 	}
-	return i > i0
+	if c := 4*i + 1; c < n {
+		// The last, partial group: these slots have no children.
+		m := c
+		for k := c + 1; k < n; k++ {
+			if before(&h[k], &h[m]) != 0 {
+				m = k
+			}
+		}
+		if before(&h[m], &s) != 0 {
+			h[i] = h[m]
+			h[i].ev.index = i
+			i = m
+		}
+	}
+	h[i] = s
+	s.ev.index = i
+	return i
 }
 
-func (e *Engine) fix(i int) {
-	if !e.down(i) {
-		e.up(i)
-	}
-}
-
+// pop removes and returns the earliest event. The root's hole sinks along the
+// earliest children to a leaf first, and the last slot then rises from there:
+// it came from the bottom, so it seldom rises far, and the way down needs no
+// comparisons with it.
 func (e *Engine) pop() *Event {
-	n := len(e.heap) - 1
-	ev := e.heap[0]
-	if n > 0 {
-		e.swap(0, n)
-	}
-	e.heap[n] = nil
-	e.heap = e.heap[:n]
-	if n > 0 {
-		e.down(0)
-	}
+	h := e.heap
+	n := len(h) - 1
+	ev := h[0].ev
+	s := h[n]
+	h[n] = slot{}
+	h = h[:n]
+	e.heap = h
 	ev.queued, ev.index = false, -1
+	if n == 0 {
+		return ev
+	}
+	i := 0
+	for {
+		c := 4*i + 1
+		if c+4 > n {
+			break
+		}
+		g := (*[4]slot)(h[c : c+4])
+		m := min4(g)
+		h[i] = g[m]
+		g[m].ev.index = i
+		i = c + int(m)
+	}
+	if c := 4*i + 1; c < n {
+		m := c
+		for k := c + 1; k < n; k++ {
+			if before(&h[k], &h[m]) != 0 {
+				m = k
+			}
+		}
+		h[i] = h[m]
+		h[i].ev.index = i
+		i = m
+	}
+	e.up(i, s)
 	return ev
 }
