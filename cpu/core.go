@@ -73,7 +73,8 @@ type Core struct {
 		label Label
 		state State
 	}
-	shadow sim.Time // atomic latency that the next compute step can overlap
+	shadow  sim.Time // atomic latency that the next compute step can overlap
+	drained sim.Time // when the store buffer will be empty
 
 	acct      [][NumStates]sim.Time // by label, then state
 	Completed uint64                // programs completed in the measured interval
@@ -235,11 +236,19 @@ func (c *Core) Access(label Label, l *cacheline.Line, op cacheline.Op) sim.Time 
 		exec, hold = p.Atomic, p.Atomic
 	}
 	now := c.Now()
+	if op == cacheline.RMW && c.drained > now {
+		// A locked instruction first drains the store buffer.
+		c.charge(label, Work, c.drained-now)
+		now = c.drained
+	}
 	r := c.M.Lines.Access(now, c.ID, l, op, hold)
 	c.charge(label, Stall, r.Done-now)
 	c.charge(label, Work, exec)
-	if op == cacheline.RMW {
+	switch op {
+	case cacheline.RMW:
 		c.shadow = sim.Time(p.AtomicOverlap * float64(p.Atomic))
+	case cacheline.Store:
+		c.drained = r.Done + exec + p.StoreDrain
 	}
 	return r.Done + exec
 }

@@ -36,6 +36,11 @@ type Profile struct {
 	// atomic can hide (out-of-order execution); a tight loop hides none.
 	Atomic        sim.Time
 	AtomicOverlap float64
+	// StoreDrain is how long a store sits in the store buffer before it
+	// commits. A locked instruction waits for the buffer to drain, so in a
+	// tight lock/unlock loop every lock pays for the previous unlock's store;
+	// in a real code path the drain finishes under other work.
+	StoreDrain sim.Time
 
 	// Wakeup is the time from a wake-up to the task running again.
 	Wakeup sim.Time
@@ -77,7 +82,7 @@ func (p *Profile) Validate() error {
 		v    sim.Time
 	}{
 		{"l1_hit", p.L1Hit}, {"smt_sibling", p.SMTSibling}, {"same_socket", p.SameSocket},
-		{"other_socket", p.OtherSocket}, {"memory", p.Memory}, {"atomic", p.Atomic}, {"wakeup", p.Wakeup},
+		{"other_socket", p.OtherSocket}, {"memory", p.Memory}, {"atomic", p.Atomic}, {"wakeup", p.Wakeup}, {"store_drain", p.StoreDrain},
 	} {
 		if f.v < 0 {
 			return bad(f.name, "negative latency %v; latencies are durations such as \"40ns\"", f.v)
