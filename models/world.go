@@ -134,3 +134,6 @@ func (w *World) deadlock(c int, l locker) bool {
 	}
 	return walk(l)
 }
+
+// CheckKernel fills k's defaults and reports a setting that cannot work.
+func CheckKernel(k *Kernel) error { return k.fill() }

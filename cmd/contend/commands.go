@@ -1,0 +1,356 @@
+package main
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"contend/scenarios"
+)
+
+func cmdList(args []string, stdout, stderr io.Writer) error {
+	var o options
+	fs := newFlags("list", &o, stderr)
+	if err := parse(fs, &o, args); err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	tw := tabwriter.NewWriter(&buf, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "SCENARIO\tSERIES\tPROFILE\tVARIANTS")
+	for _, name := range scenarios.BuiltinNames() {
+		s, err := scenarios.LoadBuiltin(name)
+		if err != nil {
+			return err
+		}
+		for _, se := range s.Series {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", name, se.Name, se.Profile, strings.Join(se.Variants, ", "))
+		}
+	}
+	tw.Flush()
+	return emit(&o, stdout, &buf)
+}
+
+// table is one printed table: rows are axis values, columns variants.
+type table struct {
+	Series   string      `json:"series"`
+	Profile  string      `json:"profile"`
+	Metric   string      `json:"metric"`
+	Unit     string      `json:"unit"`
+	Axis     string      `json:"axis"`
+	Variants []string    `json:"variants"`
+	X        []float64   `json:"x"`
+	Values   [][]float64 `json:"values"` // [x][variant]
+}
+
+type metricUnit struct{ metric, unit string }
+
+// metricsOf picks what a series' table shows: the throughput or duration
+// metrics of its references, else the workload's natural ones.
+func metricsOf(s *scenarios.Scenario, se *scenarios.Series) []metricUnit {
+	var out []metricUnit
+	seen := map[metricUnit]bool{}
+	for _, r := range se.Refs {
+		mu := metricUnit{r.Metric, r.Unit}
+		if seen[mu] || r.Metric == "cost" || strings.HasPrefix(r.Metric, "share_of_cycles_") {
+			continue
+		}
+		seen[mu] = true
+		out = append(out, mu)
+	}
+	if len(out) == 0 {
+		if s.Workload.Kind == "batch" {
+			return []metricUnit{{"duration", "s"}, {"cpu_util", "%"}}
+		}
+		return []metricUnit{{"throughput_per_core", "Mpps"}, {"throughput", "Mpps"}}
+	}
+	return out
+}
+
+// defaultSeries stands in for a scenario without series.
+func defaultSeries(s *scenarios.Scenario) []*scenarios.Series {
+	if len(s.Series) > 0 {
+		return s.Series
+	}
+	names := s.ProfileNames()
+	prof := ""
+	if len(names) > 0 {
+		prof = names[0]
+	}
+	return []*scenarios.Series{{Name: s.Name, Profile: prof, Variants: s.VariantNames(), Axis: "cores"}}
+}
+
+func axisPoints(s *scenarios.Scenario, se *scenarios.Series, sweep bool) (string, []float64) {
+	if sweep || len(se.Points) == 0 {
+		for _, a := range s.Sweep {
+			if !sweep || a.Name == se.Axis || len(s.Sweep) == 1 {
+				return a.Name, a.Values
+			}
+		}
+	}
+	if len(se.Points) > 0 {
+		return se.Axis, se.Points
+	}
+	return "cores", []float64{float64(s.Workload.Cores)}
+}
+
+func cmdRun(args []string, stdout, stderr io.Writer) error { return runTables("run", false, args, stdout, stderr) }
+
+func cmdSweep(args []string, stdout, stderr io.Writer) error {
+	return runTables("sweep", true, args, stdout, stderr)
+}
+
+func runTables(name string, sweep bool, args []string, stdout, stderr io.Writer) error {
+	var o options
+	fs := newFlags(name, &o, stderr)
+	seriesName := fs.String("series", "", "only this series")
+	if err := parse(fs, &o, args); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		return fmt.Errorf("name a scenario: contend %s ingress (see contend list)", name)
+	}
+	var tables []table
+	for _, arg := range fs.Args() {
+		s, err := load(arg)
+		if err != nil {
+			return err
+		}
+		for _, se := range defaultSeries(s) {
+			if *seriesName != "" && se.Name != *seriesName {
+				continue
+			}
+			axis, xs := axisPoints(s, se, sweep)
+			var pts []scenarios.Point
+			for _, x := range xs {
+				for _, v := range se.Variants {
+					pts = append(pts, scenarios.Point{Series: se, Variant: v, Axis: axis, X: x, Seed: seedOf(&o, s)})
+				}
+			}
+			results, err := runner(s, o.jobs, progressBar(stderr))(pts)
+			if err != nil {
+				return err
+			}
+			for _, mu := range metricsOf(s, se) {
+				t := table{Series: se.Name, Profile: se.Profile, Metric: mu.metric, Unit: mu.unit, Axis: axis,
+					Variants: se.Variants, X: xs, Values: make([][]float64, len(xs))}
+				for i := range xs {
+					t.Values[i] = make([]float64, len(se.Variants))
+					for j := range se.Variants {
+						v, err := scenarios.Metric(results[i*len(se.Variants)+j], mu.metric, mu.unit)
+						if err != nil {
+							return err
+						}
+						t.Values[i][j] = v
+					}
+				}
+				tables = append(tables, t)
+			}
+		}
+		if *seriesName != "" && len(tables) == 0 {
+			return fmt.Errorf("no series %q in %s", *seriesName, s.Name)
+		}
+	}
+	var buf bytes.Buffer
+	switch o.format {
+	case "json":
+		if err := writeJSON(&buf, tables); err != nil {
+			return err
+		}
+	case "csv":
+		w := csv.NewWriter(&buf)
+		w.Write([]string{"series", "profile", "variant", "axis", "x", "metric", "unit", "value"})
+		for _, t := range tables {
+			for i, x := range t.X {
+				for j, v := range t.Variants {
+					w.Write([]string{t.Series, t.Profile, v, t.Axis, num(x), t.Metric, t.Unit, num(t.Values[i][j])})
+				}
+			}
+		}
+		w.Flush()
+	default:
+		for i, t := range tables {
+			if i > 0 {
+				buf.WriteString("\n")
+			}
+			writeTable(&buf, t)
+		}
+	}
+	return emit(&o, stdout, &buf)
+}
+
+func num(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
+
+// writeTable lays a table out the way seed 004's commit message does.
+func writeTable(buf *bytes.Buffer, t table) {
+	fmt.Fprintf(buf, "%s (profile %s): %s, %s\n", t.Series, t.Profile, t.Metric, t.Unit)
+	tw := tabwriter.NewWriter(buf, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "%s\t", t.Axis)
+	for _, v := range t.Variants {
+		fmt.Fprintf(tw, "%s\t", v)
+	}
+	for _, v := range t.Variants[min(1, len(t.Variants)):] {
+		fmt.Fprintf(tw, "%s Δ%%\t", v)
+	}
+	fmt.Fprintln(tw)
+	for i, x := range t.X {
+		fmt.Fprintf(tw, "%s\t", num(x))
+		for _, v := range t.Values[i] {
+			fmt.Fprintf(tw, "%s\t", fixed(v))
+		}
+		for _, v := range t.Values[i][min(1, len(t.Values[i])):] {
+			base := t.Values[i][0]
+			if base == 0 {
+				fmt.Fprint(tw, "-\t")
+				continue
+			}
+			fmt.Fprintf(tw, "%+.0f\t", 100*(v-base)/base)
+		}
+		fmt.Fprintln(tw)
+	}
+	tw.Flush()
+}
+
+// fixed prints with precision that suits the magnitude.
+func fixed(v float64) string {
+	a := math.Abs(v)
+	switch {
+	case a >= 1000:
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	case a >= 100:
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	case a >= 1:
+		return strconv.FormatFloat(v, 'f', 2, 64)
+	}
+	return strconv.FormatFloat(v, 'g', 3, 64)
+}
+
+func cmdValidate(args []string, stdout, stderr io.Writer) error {
+	var o options
+	fs := newFlags("validate", &o, stderr)
+	if err := parse(fs, &o, args); err != nil {
+		return err
+	}
+	names := fs.Args()
+	if len(names) == 0 {
+		names = scenarios.BuiltinNames()
+	}
+	var rows []scenarios.Row
+	type seriesInfo struct {
+		scenario string
+		se       *scenarios.Series
+	}
+	var infos []seriesInfo
+	for _, arg := range names {
+		s, err := load(arg)
+		if err != nil {
+			return err
+		}
+		for _, se := range s.Series {
+			r, err := s.Predict(se, seedOf(&o, s), nil, runner(s, o.jobs, progressBar(stderr)))
+			if err != nil {
+				return err
+			}
+			rows = append(rows, r...)
+			infos = append(infos, seriesInfo{s.Name, se})
+		}
+	}
+	var buf bytes.Buffer
+	switch o.format {
+	case "json":
+		if rows == nil {
+			rows = []scenarios.Row{}
+		}
+		if err := writeJSON(&buf, rows); err != nil {
+			return err
+		}
+	case "csv":
+		w := csv.NewWriter(&buf)
+		w.Write([]string{"scenario", "variant", "axis", "x", "metric", "unit", "measured", "predicted", "error_pct", "role"})
+		for _, r := range rows {
+			w.Write([]string{r.Scenario, r.Variant, r.Axis, num(r.X), r.Metric, r.Unit, num(r.Measured),
+				strconv.FormatFloat(r.Predicted, 'f', 4, 64), strconv.FormatFloat(r.ErrorPct, 'f', 2, 64), r.Role})
+		}
+		w.Flush()
+	default:
+		for _, in := range infos {
+			cal := []string{}
+			for _, r := range in.se.Refs {
+				if r.Role == "calibrate" {
+					cal = append(cal, fmt.Sprintf("%s %s=%v %s", r.Variant, r.Axis, r.X, r.Metric))
+				}
+			}
+			fmt.Fprintf(&buf, "series %s (%s, profile %s)\n  free parameters (%d): %s\n  calibrate points (%d): %s\n",
+				in.se.Name, in.scenario, in.se.Profile, len(in.se.Free), strings.Join(in.se.Free, ", "), len(cal), strings.Join(cal, "; "))
+		}
+		buf.WriteString("\n")
+		tw := tabwriter.NewWriter(&buf, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "SCENARIO\tVARIANT\tAXIS\tX\tMETRIC\tMEASURED\tPREDICTED\tERROR\tROLE")
+		worst := map[string]float64{}
+		for _, r := range rows {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s %s\t%s %s\t%+.1f%%\t%s\n", r.Scenario, r.Variant, r.Axis, num(r.X), r.Metric,
+				fixed(r.Measured), r.Unit, fixed(r.Predicted), r.Unit, r.ErrorPct, r.Role)
+			worst[r.Role] = math.Max(worst[r.Role], math.Abs(r.ErrorPct))
+		}
+		tw.Flush()
+		roles := make([]string, 0, len(worst))
+		for k := range worst {
+			roles = append(roles, k)
+		}
+		sort.Strings(roles)
+		for _, role := range roles {
+			fmt.Fprintf(&buf, "largest %s error: %.1f%%\n", role, worst[role])
+		}
+	}
+	return emit(&o, stdout, &buf)
+}
+
+func cmdFit(args []string, stdout, stderr io.Writer) error {
+	var o options
+	fs := newFlags("fit", &o, stderr)
+	seriesName := fs.String("series", "", "only this series")
+	if err := parse(fs, &o, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return fmt.Errorf("name one scenario: contend fit ingress [--series ingress-bare]")
+	}
+	s, err := load(fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	for _, se := range s.Series {
+		if *seriesName != "" && se.Name != *seriesName {
+			continue
+		}
+		best, rows, err := s.Fit(se, seedOf(&o, s), runner(s, o.jobs, nil))
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&buf, "series %s: fitted to %d calibrate points\n", se.Name, countRole(rows, "calibrate"))
+		for _, f := range se.Free {
+			fmt.Fprintf(&buf, "  %s = %.4g\n", f, best[f])
+		}
+		for _, r := range rows {
+			fmt.Fprintf(&buf, "  %-9s %-16s %s=%s %-32s measured %s predicted %s (%+.1f%%)\n", r.Role, r.Variant, r.Axis, num(r.X), r.Metric, fixed(r.Measured), fixed(r.Predicted), r.ErrorPct)
+		}
+	}
+	return emit(&o, stdout, &buf)
+}
+
+func countRole(rows []scenarios.Row, role string) int {
+	n := 0
+	for _, r := range rows {
+		if r.Role == role {
+			n++
+		}
+	}
+	return n
+}
+

@@ -1,0 +1,123 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"contend/models"
+	"contend/scenarios"
+)
+
+func cmdExplain(args []string, stdout, stderr io.Writer) error {
+	var o options
+	fs := newFlags("explain", &o, stderr)
+	seriesName := fs.String("series", "", "series (machine) to simulate; default: the first that has the variant")
+	variant := fs.String("variant", "", "variant to explain (required)")
+	cores := fs.Int("cores", 0, "flood CPUs (default: the workload's)")
+	if err := parse(fs, &o, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 || *variant == "" {
+		return fmt.Errorf("usage: contend explain SCENARIO --variant NAME [--cores N] [--series NAME]")
+	}
+	s, err := load(fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	if s.Variant(*variant) == nil {
+		return fmt.Errorf("--variant %q: %s has %v", *variant, s.Name, s.VariantNames())
+	}
+	var se *scenarios.Series
+	for _, cand := range defaultSeries(s) {
+		if *seriesName != "" && cand.Name != *seriesName {
+			continue
+		}
+		for _, v := range cand.Variants {
+			if v == *variant && se == nil {
+				se = cand
+			}
+		}
+	}
+	if se == nil {
+		return fmt.Errorf("no series of %s runs variant %q (use --series)", s.Name, *variant)
+	}
+	p := scenarios.Point{Series: se, Variant: *variant, Seed: seedOf(&o, s)}
+	if *cores > 0 {
+		p.Axis, p.X = "cores", float64(*cores)
+	}
+	w, spec, err := s.Build(p)
+	if err != nil {
+		return err
+	}
+	res, err := w.Run(spec)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if o.format == "json" {
+		if err := writeJSON(&buf, res); err != nil {
+			return err
+		}
+		return emit(&o, stdout, &buf)
+	}
+	writeExplain(&buf, s, se, *variant, w, res)
+	return emit(&o, stdout, &buf)
+}
+
+func writeExplain(buf *bytes.Buffer, s *scenarios.Scenario, se *scenarios.Series, variant string, w *models.World, res *models.Result) {
+	unit := "packet"
+	if res.Batch != nil && res.Packets == 0 {
+		unit = "op"
+	}
+	fmt.Fprintf(buf, "%s / %s, variant %s, profile %s\n", s.Name, se.Name, variant, se.Profile)
+	if res.Packets > 0 {
+		fmt.Fprintf(buf, "throughput: %.3f Mpps per core, %.3f Mpps total on %d CPUs\n", res.PPSPerCore/1e6, res.PPS/1e6, len(res.Cores))
+	}
+	if b := res.Batch; b != nil {
+		fmt.Fprintf(buf, "batch: %d ops in %.3f s, CPU utilization %.1f%%, %.1f µs per op\n", b.Ops, b.Seconds, 100*b.CPUUtil, b.MeanOpUs)
+		for _, oc := range b.OffCPU {
+			fmt.Fprintf(buf, "  off-CPU in %s: %.3f s\n", oc.Label, oc.Seconds)
+		}
+	}
+	fmt.Fprintf(buf, "\nsimulated perf report (cycles):\n")
+	tw := tabwriter.NewWriter(buf, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "  Overhead\tns/%s\twork\tstall\tspin\tSymbol\n", unit)
+	for _, l := range res.Profile {
+		if l.CyclesPct == 0 {
+			continue
+		}
+		n := float64(max(res.Packets, 1))
+		if unit == "op" {
+			n = float64(max(res.Batch.Ops, 1))
+		}
+		fmt.Fprintf(tw, "  %6.2f%%\t%.2f\t%.2f\t%.2f\t%.2f\t%s\n", l.CyclesPct, l.NsPerPacket, l.WorkNs/n, l.StallNs/n, l.SpinNs/n, l.Label)
+	}
+	tw.Flush()
+	fmt.Fprintf(buf, "\nsimulated perf c2c (shared lines):\n")
+	tw = tabwriter.NewWriter(buf, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "  Line\ttransfers/%s\tHITM/%s\tqueue ns/%s\tmean queue ns\n", unit, unit, unit)
+	for _, l := range res.Lines {
+		if l.PerCPU {
+			continue
+		}
+		fmt.Fprintf(tw, "  %s\t%.3f\t%.3f\t%.2f\t%.2f\n", l.Name, l.TransfersPerPacket, l.HITMPerPacket, l.QueueNsPerPacket, l.MeanQueueNs)
+	}
+	tw.Flush()
+	prof := w.M.Prof
+	for _, l := range res.Locks {
+		if l.Acquisitions == 0 || res.Packets == 0 {
+			continue
+		}
+		per := float64(l.Acquisitions) / float64(res.Packets)
+		hidden := prof.AtomicOverlap * prof.Atomic.Nanoseconds()
+		fmt.Fprintf(buf, "\nwhy: %s (%s) is taken %.2f times per packet, %d of %d acquisitions contended.\n", l.Name, l.Kind, per, l.Contended, l.Acquisitions)
+		fmt.Fprintf(buf, "  perf charges each uncontended acquisition the atomic's full latency (%.2f ns), but the\n", prof.Atomic.Nanoseconds())
+		fmt.Fprintf(buf, "  out-of-order core runs the next %.2f ns of independent work under it (atomic_overlap %.2f),\n", hidden, prof.AtomicOverlap)
+		fmt.Fprintf(buf, "  and the unlock's store drains from the store buffer under later work (store_drain %.2f ns\n", prof.StoreDrain.Nanoseconds())
+		fmt.Fprintf(buf, "  that a tight lock/unlock loop pays every time). Removing an uncontended lock therefore saves\n")
+		fmt.Fprintf(buf, "  about %.2f ns per acquisition, not the %.2f ns a tight-loop benchmark shows.\n",
+			prof.Atomic.Nanoseconds()-hidden+prof.L1Hit.Nanoseconds(), prof.Atomic.Nanoseconds()+prof.L1Hit.Nanoseconds()+prof.StoreDrain.Nanoseconds())
+	}
+}

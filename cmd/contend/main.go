@@ -1,0 +1,56 @@
+// Command contend predicts what a locking, counter or RCU change does to
+// packets per second on N cores, and explains why.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+func main() {
+	os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+const usage = `usage: contend <command> [flags] [scenario ...]
+
+commands:
+  list       built-in scenarios and their profiles
+  run        simulate every series and variant of a scenario over its sweep; print a table
+  sweep      like run, over the scenario's [sweep] axes
+  validate   compare every reference point with its prediction (all built-ins by default)
+  explain    simulated perf report and perf c2c for one variant at one point
+  fit        fit a series' free parameters to its calibrate points
+
+A scenario is a built-in name (see list) or a path to a .toml file.
+Run 'contend <command> -h' for its flags.
+`
+
+// Main runs the CLI and returns the exit status.
+func Main(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	cmds := map[string]func([]string, io.Writer, io.Writer) error{
+		"list": cmdList, "run": cmdRun, "sweep": cmdSweep, "validate": cmdValidate,
+		"explain": cmdExplain, "fit": cmdFit,
+	}
+	cmd, ok := cmds[args[0]]
+	if !ok {
+		if args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+			fmt.Fprint(stdout, usage)
+			return 0
+		}
+		fmt.Fprintf(stderr, "contend: unknown command %q\n%s", args[0], usage)
+		return 2
+	}
+	if err := cmd(args[1:], stdout, stderr); err != nil {
+		if err == errUsage {
+			return 2
+		}
+		fmt.Fprintf(stderr, "contend %s: %v\n", args[0], err)
+		return 1
+	}
+	return 0
+}

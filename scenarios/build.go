@@ -1,0 +1,323 @@
+package scenarios
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"contend/cacheline"
+	"contend/cpu"
+	"contend/models"
+	"contend/sim"
+)
+
+// Point is one simulation: a variant of a series at one value of an axis.
+type Point struct {
+	Series  *Series // nil: the scenario's first profile, no series params
+	Variant string
+	Axis    string  // "" for none
+	X       float64 // value on Axis
+	Seed    int64
+	// Overrides set fitted parameters: "params.<name>" (ns for durations) or
+	// "profile.<field>" (ns, or the fraction for atomic_overlap).
+	Overrides map[string]float64
+}
+
+// Outcome is a simulated point.
+type Outcome struct {
+	Point  Point
+	Result *models.Result
+}
+
+// Variant returns the variant called name.
+func (s *Scenario) Variant(name string) *Variant {
+	for _, v := range s.Variants {
+		if v.Name == name {
+			return v
+		}
+	}
+	return nil
+}
+
+// ProfileNames returns the profile names in order.
+func (s *Scenario) ProfileNames() []string { return sortedKeys(s.Profiles) }
+
+type builder struct {
+	s      *Scenario
+	w      *models.World
+	params map[string]Value
+	ghz    float64
+	lines  map[string]*cacheline.Line
+	spin   map[string]*models.Spinlock
+	rw     map[string]*models.RWLock
+	mutex  map[string]*models.Mutex
+}
+
+// Simulate runs one point.
+func (s *Scenario) Simulate(p Point) (*models.Result, error) {
+	w, spec, err := s.Build(p)
+	if err != nil {
+		return nil, err
+	}
+	res, err := w.Run(spec)
+	if err != nil {
+		return nil, fmt.Errorf("%s: variant %s, %s=%v: %w", s.Name, p.Variant, p.Axis, p.X, err)
+	}
+	return res, nil
+}
+
+// Build makes the world and run spec for p.
+func (s *Scenario) Build(p Point) (*models.World, models.RunSpec, error) {
+	var spec models.RunSpec
+	profName := ""
+	if p.Series != nil {
+		profName = p.Series.Profile
+	} else if names := s.ProfileNames(); len(names) > 0 {
+		profName = names[0]
+	}
+	pr, ok := s.Profiles[profName]
+	if !ok {
+		return nil, spec, fmt.Errorf("%s: no hardware profile; define a [profile.<name>] table", s.Name)
+	}
+	prof := *pr
+	prof.durs = map[string]Dur{}
+	for k, v := range pr.durs {
+		prof.durs[k] = v
+	}
+	params := map[string]Value{}
+	for k, v := range s.Params {
+		params[k] = v
+	}
+	if p.Series != nil {
+		for k, v := range p.Series.Params {
+			params[k] = v
+		}
+	}
+	for _, key := range sortedKeys(p.Overrides) {
+		x := p.Overrides[key]
+		if name, ok := strings.CutPrefix(key, "params."); ok {
+			v, known := params[name]
+			if !known {
+				return nil, spec, fmt.Errorf("%s: no param %q to override", s.Name, name)
+			}
+			if v.IsTime {
+				v.Dur = Dur{PS: x * 1000}
+			} else {
+				v.Num = x
+			}
+			params[name] = v
+		} else if field, ok := strings.CutPrefix(key, "profile."); ok {
+			if field == "atomic_overlap" {
+				prof.AtomicOverlap = x
+			} else if prof.field(field) != nil {
+				prof.durs[field] = Dur{PS: x * 1000}
+			} else {
+				return nil, spec, fmt.Errorf("%s: no profile field %q to override", s.Name, field)
+			}
+		} else {
+			return nil, spec, fmt.Errorf("%s: override %q must start with params. or profile.", s.Name, key)
+		}
+	}
+	wl := s.Workload
+	switch p.Axis {
+	case "", "cores", "rx_queues", "threads":
+		if p.Axis != "" {
+			wl.Cores = int(p.X)
+		}
+	case "filters":
+		wl.BatchOps = int64(p.X)
+	default:
+		v, ok := params[p.Axis]
+		if !ok {
+			return nil, spec, fmt.Errorf("%s: %q is not an axis", s.Name, p.Axis)
+		}
+		if v.IsTime {
+			v.Dur = Dur{PS: p.X * 1000}
+		} else {
+			v.Num = p.X
+		}
+		params[p.Axis] = v
+	}
+	prof.resolve()
+	if prof.AtomicOverlap < 0 || prof.AtomicOverlap > 1 {
+		prof.AtomicOverlap = math.Max(0, math.Min(1, prof.AtomicOverlap))
+	}
+	m, err := cpu.NewMachine(prof.Profile, uint64(p.Seed))
+	if err != nil {
+		return nil, spec, fmt.Errorf("%s: %w", s.Name, err)
+	}
+	ncpu := len(m.Cores)
+	needed := wl.Cores
+	if wl.Kind == "both" {
+		needed++
+	}
+	if wl.Kind == "batch" {
+		needed = 1
+	}
+	if needed > ncpu {
+		return nil, spec, fmt.Errorf("%s: the workload needs %d CPUs but profile %q has %d; use a bigger profile or fewer cores", s.Name, needed, prof.Name, ncpu)
+	}
+	w, err := models.NewWorld(m, s.Kernel)
+	if err != nil {
+		return nil, spec, err
+	}
+	w.Items = wl.InitialItems
+	b := &builder{s: s, w: w, params: params, ghz: prof.GHz, lines: map[string]*cacheline.Line{},
+		spin: map[string]*models.Spinlock{}, rw: map[string]*models.RWLock{}, mutex: map[string]*models.Mutex{}}
+	if err := b.declare(); err != nil {
+		return nil, spec, err
+	}
+	v := s.Variant(p.Variant)
+	if v == nil {
+		return nil, spec, fmt.Errorf("%s: no variant %q; the variants are %s", s.Name, p.Variant, strings.Join(s.VariantNames(), ", "))
+	}
+	prog := &cpu.Program{Name: "variant " + v.Name, Steps: b.compile(v.Steps, 0)}
+	spec.Warmup = s.Run.Warmup.Time(prof.GHz)
+	spec.Duration = s.Run.Duration.Time(prof.GHz)
+	spec.Limit = s.Run.Limit.Time(prof.GHz)
+	flood := func() *models.Flood {
+		cpus := make([]int, wl.Cores)
+		for i := range cpus {
+			cpus[i] = i
+		}
+		return &models.Flood{CPUs: cpus, Program: prog, Rate: wl.Rate, Ring: wl.Ring}
+	}
+	batchCPU := wl.BatchCPU
+	switch wl.Kind {
+	case "flood":
+		spec.Flood = flood()
+	case "batch":
+		if batchCPU < 0 {
+			batchCPU = 0
+		}
+		spec.Batch = &models.Batch{CPU: batchCPU, Program: prog, Ops: wl.BatchOps}
+		spec.Warmup = 0
+	case "both":
+		spec.Flood = flood()
+		if batchCPU < 0 {
+			batchCPU = wl.Cores
+		}
+		bv := s.Variant(wl.BatchVariant)
+		if bv == nil {
+			return nil, spec, fmt.Errorf("%s: batch_variant %q is not a variant", s.Name, wl.BatchVariant)
+		}
+		bp := &cpu.Program{Name: "variant " + bv.Name, Steps: b.compile(bv.Steps, 0)}
+		spec.Batch = &models.Batch{CPU: batchCPU, Program: bp, Ops: wl.BatchOps}
+	}
+	return w, spec, nil
+}
+
+// VariantNames lists the variants in file order.
+func (s *Scenario) VariantNames() []string {
+	out := make([]string, len(s.Variants))
+	for i, v := range s.Variants {
+		out[i] = v.Name
+	}
+	return out
+}
+
+func (b *builder) declare() error {
+	w := b.w
+	for _, l := range b.s.Lines {
+		line, err := w.M.Lines.NewLine(l.Name, l.PerCPU)
+		if err != nil {
+			return err
+		}
+		b.lines[l.Name] = line
+	}
+	for _, l := range b.s.Locks {
+		acq, rel := l.Acquire, l.Release
+		var err error
+		switch l.Kind {
+		case "rwlock":
+			b.rw[l.Name], err = w.NewRWLock(l.Name, or(acq, "_raw_read_lock"), or(rel, "_raw_write_lock"))
+		case "mutex":
+			b.mutex[l.Name], err = w.NewMutex(l.Name, or(acq, "mutex_lock"))
+		default:
+			kind, _ := models.ParseLockKind(l.Kind)
+			b.spin[l.Name], err = w.NewSpinlock(l.Name, kind, or(acq, "_raw_spin_lock"), or(rel, "_raw_spin_unlock"))
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func or(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+func (b *builder) time(s string) sim.Time {
+	d, literal, _ := parseDur(s)
+	if !literal {
+		d = b.params[s].Dur
+	}
+	return d.Time(b.ghz)
+}
+
+func (b *builder) label(st *stepRaw, def string) cpu.Label { return b.w.M.Label(or(st.Label, def)) }
+
+// compile turns checked steps into cpu steps; blocks are inlined and a
+// once_per_jiffy gate is followed by the steps it guards.
+func (b *builder) compile(steps []stepRaw, depth int) []cpu.Step {
+	var out []cpu.Step
+	w := b.w
+	for i := range steps {
+		st := &steps[i]
+		switch opOf(st)[0] {
+		case "compute":
+			out = append(out, &cpu.ComputeStep{Label: b.label(st, "compute"), D: b.time(st.Compute)})
+		case "load":
+			out = append(out, &cpu.AccessStep{Label: b.label(st, st.Load), Line: b.lines[st.Load], Op: cacheline.Load})
+		case "store":
+			out = append(out, &cpu.AccessStep{Label: b.label(st, st.Store), Line: b.lines[st.Store], Op: cacheline.Store})
+		case "rmw":
+			out = append(out, &cpu.AccessStep{Label: b.label(st, st.RMW), Line: b.lines[st.RMW], Op: cacheline.RMW})
+		case "lock":
+			out = append(out, &models.LockStep{L: b.spin[st.Lock]})
+		case "unlock":
+			out = append(out, &models.UnlockStep{L: b.spin[st.Unlock]})
+		case "read_lock":
+			out = append(out, &models.ReadLockStep{L: b.rw[st.ReadLock]})
+		case "read_unlock":
+			out = append(out, &models.ReadUnlockStep{L: b.rw[st.ReadUnlock]})
+		case "write_lock":
+			out = append(out, &models.WriteLockStep{L: b.rw[st.WriteLock]})
+		case "write_unlock":
+			out = append(out, &models.WriteUnlockStep{L: b.rw[st.WriteUnlock]})
+		case "mutex_lock":
+			out = append(out, &models.MutexLockStep{M: b.mutex[st.MutexLock]})
+		case "mutex_unlock":
+			out = append(out, &models.MutexUnlockStep{M: b.mutex[st.MutexUnlock]})
+		case "rcu_read_lock":
+			out = append(out, &models.RCUReadLock{W: w})
+		case "rcu_read_unlock":
+			out = append(out, &models.RCUReadUnlock{W: w})
+		case "synchronize_rcu":
+			out = append(out, &models.SynchronizeRCU{W: w, Label: b.label(st, "synchronize_rcu")})
+		case "call_rcu":
+			out = append(out, &models.CallRCU{W: w, Bytes: *st.CallRCU})
+		case "queue_rcu_work":
+			out = append(out, &models.CallRCU{W: w, Bytes: *st.QueueRCUWork, Work: true})
+		case "sleep":
+			out = append(out, &models.SleepStep{W: w, D: b.time(st.Sleep), Label: b.label(st, "schedule_timeout")})
+		case "scan":
+			out = append(out, &models.ScanStep{W: w, PerItem: b.time(st.Scan), Label: b.label(st, "scan")})
+		case "once_per_jiffy":
+			body := b.compile(st.Steps, depth+1)
+			var line *cacheline.Line
+			if st.OncePerJiffy != "percpu" {
+				line = b.lines[st.OncePerJiffy]
+			}
+			out = append(out, w.NewJiffyGate(line, b.label(st, "jiffies"), len(body)))
+			out = append(out, body...)
+		case "block":
+			out = append(out, b.compile(b.s.Blocks[st.Block], depth+1)...)
+		}
+	}
+	return out
+}

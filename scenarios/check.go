@@ -1,0 +1,588 @@
+package scenarios
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"strings"
+
+	"contend/cpu"
+	"contend/models"
+	"contend/sim"
+)
+
+// Axes every scenario understands besides its params.
+var builtinAxes = map[string]string{
+	"cores":     "flood CPUs",
+	"rx_queues": "flood CPUs, one rx queue each",
+	"threads":   "flood CPUs running the loop",
+	"filters":   "operations in the batch",
+}
+
+// Metrics a reference point may name, besides share_of_cycles_<label> and
+// offcpu_in_<label>.
+var metricUnits = map[string][]string{
+	"throughput_per_core": {"Mpps", "kpps", "pps"},
+	"throughput":          {"Mpps", "kpps", "pps"},
+	"cost":                {"ns"},
+	"duration":            {"s", "ms"},
+	"cpu_util":            {"%"},
+}
+
+type checker struct {
+	loc *locator
+	s   *Scenario
+	err *Error
+}
+
+func (c *checker) fail(field string, anchors []string, format string, args ...any) {
+	if c.err == nil {
+		c.err = c.loc.errAt(field, anchors, format, args...)
+	}
+}
+
+func check(raw *fileRaw, loc *locator) (*Scenario, error) {
+	c := &checker{loc: loc}
+	s := &Scenario{Name: raw.Name, Description: raw.Description, File: loc.file,
+		Profiles: map[string]*Profile{}, Params: map[string]Value{}, Blocks: raw.Block}
+	c.s = s
+	if s.Name == "" {
+		c.fail("name", nil, "missing; give the scenario a name, e.g. name = \"ingress\"")
+	}
+	for _, name := range sortedKeys(raw.Profile) {
+		c.profile(name, raw.Profile[name])
+	}
+	c.kernel(raw.Kernel)
+	for _, name := range sortedKeys(raw.Params) {
+		if v, ok := c.value("params."+name, []string{"[params]", name}, raw.Params[name]); ok {
+			s.Params[name] = v
+		}
+	}
+	names := map[string]string{}
+	for i, l := range raw.Line {
+		if l.Name == "" {
+			c.fail(fmt.Sprintf("line[%d].name", i), []string{"[[line]]"}, "missing; every line needs a name")
+			continue
+		}
+		if k, dup := names[l.Name]; dup {
+			c.fail("line.name", []string{"[[line]]", `"` + l.Name + `"`}, "%q is already a %s; names of lines and locks are unique", l.Name, k)
+		}
+		names[l.Name] = "line"
+	}
+	for i, l := range raw.Lock {
+		if l.Name == "" {
+			c.fail(fmt.Sprintf("lock[%d].name", i), []string{"[[lock]]"}, "missing; every lock needs a name")
+			continue
+		}
+		if k, dup := names[l.Name]; dup {
+			c.fail("lock.name", []string{"[[lock]]", `"` + l.Name + `"`}, "%q is already a %s; names of lines and locks are unique", l.Name, k)
+		}
+		kind := lockKindOf(l.Kind)
+		if kind == "" {
+			c.fail("lock.kind", []string{`"` + l.Name + `"`, "kind"}, "%q is not a lock kind; use ticket, qspinlock, mcs, tas, rwlock or mutex", l.Kind)
+		}
+		names[l.Name] = kind
+	}
+	s.Lines, s.Locks = raw.Line, raw.Lock
+	for _, name := range sortedKeys(raw.Block) {
+		c.steps("block."+name, []string{name}, raw.Block[name], names, 0)
+	}
+	seen := map[string]bool{}
+	for _, v := range raw.Variant {
+		if v.Name == "" {
+			c.fail("variant.name", []string{"[[variant]]"}, "missing; every variant needs a name")
+			continue
+		}
+		if seen[v.Name] {
+			c.fail("variant.name", []string{`"` + v.Name + `"`}, "variant %q defined twice", v.Name)
+		}
+		seen[v.Name] = true
+		if len(v.Steps) == 0 {
+			c.fail("variant.steps", []string{`"` + v.Name + `"`}, "variant %q has no steps; list its code path", v.Name)
+		}
+		c.steps("variant."+v.Name, []string{`"` + v.Name + `"`}, v.Steps, names, 0)
+		s.Variants = append(s.Variants, &Variant{Name: v.Name, Description: v.Description, Steps: v.Steps})
+	}
+	if len(s.Variants) == 0 {
+		c.fail("variant", nil, "no variants; add [[variant]] tables with name and steps")
+	}
+	c.workload(raw.Workload)
+	c.run(raw.Run)
+	for _, axis := range sortedKeys(raw.Sweep) {
+		c.axis("sweep."+axis, []string{"[sweep]", axis}, axis, raw.Sweep[axis])
+		s.Sweep = append(s.Sweep, Axis{Name: axis, Values: raw.Sweep[axis]})
+	}
+	for i := range raw.Series {
+		c.series(&raw.Series[i], seen)
+	}
+	if c.err != nil {
+		return nil, c.err
+	}
+	return s, nil
+}
+
+func lockKindOf(k string) string {
+	switch k {
+	case "rwlock", "mutex":
+		return k
+	}
+	if _, ok := models.ParseLockKind(k); ok {
+		return "spinlock"
+	}
+	return ""
+}
+
+func (c *checker) dur(field string, anchors []string, s string, allowParam bool) Dur {
+	d, literal, err := parseDur(s)
+	if err != nil {
+		c.fail(field, anchors, "%v", err)
+		return d
+	}
+	if !literal {
+		if !allowParam {
+			c.fail(field, anchors, "%q is not a duration; write a number with a unit such as \"25ns\"", s)
+			return d
+		}
+		if _, ok := c.s.Params[s]; !ok {
+			c.fail(field, anchors, "%q is neither a duration nor a param; define it under [params] or write e.g. \"25ns\"", s)
+		}
+	}
+	return d
+}
+
+func (c *checker) value(field string, anchors []string, v any) (Value, bool) {
+	switch x := v.(type) {
+	case string:
+		d, literal, err := parseDur(x)
+		if err != nil || !literal {
+			c.fail(field, anchors, "%q is not a duration; a param is a duration (\"25ns\") or a number", x)
+			return Value{}, false
+		}
+		return Value{Dur: d, IsTime: true}, true
+	case int64:
+		return Value{Num: float64(x)}, true
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			c.fail(field, anchors, "not a finite number")
+			return Value{}, false
+		}
+		return Value{Num: x}, true
+	}
+	c.fail(field, anchors, "a param is a duration string or a number, not %T", v)
+	return Value{}, false
+}
+
+func (c *checker) profile(name string, p profileRaw) {
+	a := []string{"[profile." + name + "]"}
+	pr := &Profile{Description: p.Description, Source: p.Source, durs: map[string]Dur{}}
+	pr.Name = name
+	need := func(field string, ok bool) {
+		if !ok {
+			c.fail("profile."+name+"."+field, a, "missing; every profile gives %s", field)
+		}
+	}
+	need("ghz", p.GHz != nil)
+	need("sockets", p.Sockets != nil)
+	need("cores_per_socket", p.CoresPerSocket != nil)
+	if p.GHz != nil {
+		pr.GHz = *p.GHz
+	}
+	if p.Sockets != nil {
+		pr.Sockets = *p.Sockets
+	}
+	if p.CoresPerSocket != nil {
+		pr.CoresPerSocket = *p.CoresPerSocket
+	}
+	pr.ThreadsPerCore = 1
+	if p.ThreadsPerCore != nil {
+		pr.ThreadsPerCore = *p.ThreadsPerCore
+	}
+	if p.AtomicOverlap != nil {
+		pr.AtomicOverlap = *p.AtomicOverlap
+	}
+	for _, f := range []struct{ key, val string }{
+		{"l1_hit", p.L1Hit}, {"smt_sibling", p.SMTSibling}, {"same_socket", p.SameSocket},
+		{"other_socket", p.OtherSocket}, {"memory", p.Memory}, {"atomic", p.Atomic}, {"wakeup", p.Wakeup}, {"store_drain", p.StoreDrain},
+	} {
+		if f.val == "" && f.key == "store_drain" {
+			continue
+		}
+		if f.val == "" {
+			c.fail("profile."+name+"."+f.key, a, "missing; give it as a duration, e.g. %s = \"40ns\"", f.key)
+			continue
+		}
+		pr.durs[f.key] = c.dur("profile."+name+"."+f.key, append(a, f.key), f.val, false)
+	}
+	switch p.Jitter {
+	case "", "none":
+	case "exponential":
+		pr.Jitter = cpu.ExponentialJitter
+	default:
+		c.fail("profile."+name+".jitter", append(a, "jitter"), "%q; use \"none\" or \"exponential\"", p.Jitter)
+	}
+	if c.err == nil {
+		pr.resolve()
+		if err := pr.Validate(); err != nil {
+			c.fail("profile."+name, a, "%v", err)
+		}
+	}
+	c.s.Profiles[name] = pr
+}
+
+// resolve turns the written latencies into times at the profile's clock.
+func (p *Profile) resolve() {
+	for key, d := range p.durs {
+		*p.field(key) = d.Time(p.GHz)
+	}
+}
+
+func (p *Profile) field(key string) *sim.Time {
+	switch key {
+	case "l1_hit":
+		return &p.L1Hit
+	case "smt_sibling":
+		return &p.SMTSibling
+	case "same_socket":
+		return &p.SameSocket
+	case "other_socket":
+		return &p.OtherSocket
+	case "memory":
+		return &p.Memory
+	case "atomic":
+		return &p.Atomic
+	case "wakeup":
+		return &p.Wakeup
+	case "store_drain":
+		return &p.StoreDrain
+	}
+	return nil
+}
+
+func (c *checker) kernel(k *kernelRaw) {
+	kern := models.DefaultKernel()
+	if k != nil {
+		set := func(dst *int, src *int) {
+			if src != nil {
+				*dst = *src
+			}
+		}
+		set(&kern.HZ, k.HZ)
+		set(&kern.JiffiesTillFirstFQS, k.JiffiesTillFirstFQS)
+		set(&kern.JiffiesTillNextFQS, k.JiffiesTillNextFQS)
+		set(&kern.JiffiesToSchedQS, k.JiffiesToSchedQS)
+		if k.SoftirqQS != nil {
+			kern.SoftirqQS = *k.SoftirqQS
+		}
+		if k.Expedited != nil {
+			kern.Expedited = *k.Expedited
+		}
+		if k.IPI != "" {
+			kern.IPI = c.dur("kernel.ipi", []string{"[kernel]", "ipi"}, k.IPI, false).Time(1)
+		}
+	}
+	probe := kern
+	if err := models.CheckKernel(&probe); err != nil {
+		c.fail("kernel", []string{"[kernel]"}, "%v", err)
+	}
+	c.s.Kernel = kern
+}
+
+// ops are the operation keys of a step, in the order they are reported.
+var ops = []string{"compute", "load", "store", "rmw", "lock", "unlock", "read_lock", "read_unlock",
+	"write_lock", "write_unlock", "mutex_lock", "mutex_unlock", "rcu_read_lock", "rcu_read_unlock",
+	"synchronize_rcu", "call_rcu", "queue_rcu_work", "sleep", "scan", "once_per_jiffy", "block"}
+
+// opOf returns the operation keys set in st.
+func opOf(st *stepRaw) []string {
+	var set []string
+	v := reflect.ValueOf(st).Elem()
+	t := v.Type()
+	for i := 0; i < t.NumField(); i++ {
+		key := strings.Split(t.Field(i).Tag.Get("toml"), ",")[0]
+		if key == "label" || key == "steps" {
+			continue
+		}
+		if !v.Field(i).IsZero() {
+			set = append(set, key)
+		}
+	}
+	return set
+}
+
+func (c *checker) steps(where string, anchors []string, steps []stepRaw, names map[string]string, depth int) {
+	if depth > 8 {
+		c.fail(where, anchors, "blocks nest more than 8 deep; a block probably includes itself")
+		return
+	}
+	for i := range steps {
+		st := &steps[i]
+		field := fmt.Sprintf("%s.steps[%d]", where, i)
+		set := opOf(st)
+		if len(set) != 1 {
+			if len(set) == 0 {
+				c.fail(field, anchors, "step %d has no operation; give exactly one of %s", i+1, strings.Join(ops, ", "))
+			} else {
+				c.fail(field, append(anchors, set[1]), "step %d sets %s; a step does exactly one thing, split it into steps", i+1, strings.Join(set, " and "))
+			}
+			continue
+		}
+		op := set[0]
+		at := append(append([]string{}, anchors...), op)
+		wantName := func(name, kind string) {
+			got, ok := names[name]
+			if !ok {
+				table := "lock"
+				if kind == "line" {
+					table = "line"
+				}
+				c.fail(field+"."+op, append(at, name), "%q is not a defined %s; add it under [[%s]] or fix the name", name, kind, table)
+				return
+			}
+			if got != kind {
+				c.fail(field+"."+op, append(at, name), "%q is a %s, but %s needs a %s", name, got, op, kind)
+			}
+		}
+		switch op {
+		case "compute", "sleep", "scan":
+			c.dur(field+"."+op, at, map[string]string{"compute": st.Compute, "sleep": st.Sleep, "scan": st.Scan}[op], true)
+		case "load", "store", "rmw":
+			wantName(st.Load+st.Store+st.RMW, "line")
+		case "lock", "unlock":
+			wantName(st.Lock+st.Unlock, "spinlock")
+		case "read_lock", "read_unlock", "write_lock", "write_unlock":
+			wantName(st.ReadLock+st.ReadUnlock+st.WriteLock+st.WriteUnlock, "rwlock")
+		case "mutex_lock", "mutex_unlock":
+			wantName(st.MutexLock+st.MutexUnlock, "mutex")
+		case "call_rcu", "queue_rcu_work":
+			b := st.CallRCU
+			if b == nil {
+				b = st.QueueRCUWork
+			}
+			if *b < 0 {
+				c.fail(field+"."+op, at, "%d bytes; the size freed after the grace period is at least 0", *b)
+			}
+		case "once_per_jiffy":
+			if st.OncePerJiffy != "percpu" {
+				wantName(st.OncePerJiffy, "line")
+			}
+			if len(st.Steps) == 0 {
+				c.fail(field+".steps", at, "once_per_jiffy needs the steps it guards: steps = [ ... ]")
+			}
+			c.steps(field, anchors, st.Steps, names, depth+1)
+		case "block":
+			body, ok := c.s.Blocks[st.Block]
+			if !ok {
+				c.fail(field+".block", append(at, st.Block), "%q is not a defined block; define it under [block] or fix the name", st.Block)
+				continue
+			}
+			c.steps(field+"→"+st.Block, anchors, body, names, depth+1)
+		}
+		if len(st.Steps) > 0 && op != "once_per_jiffy" {
+			c.fail(field+".steps", at, "only once_per_jiffy has nested steps")
+		}
+	}
+}
+
+func (c *checker) workload(w *workloadRaw) {
+	a := []string{"[workload]"}
+	wl := Workload{Kind: "flood", Cores: 1, Ring: 1024, BatchOps: 1, BatchCPU: -1}
+	if w == nil {
+		c.fail("workload", nil, "missing; add a [workload] table with kind = \"flood\", \"batch\" or \"both\"")
+		return
+	}
+	if w.Kind != "" {
+		wl.Kind = w.Kind
+	}
+	switch wl.Kind {
+	case "flood", "batch", "both":
+	default:
+		c.fail("workload.kind", append(a, "kind"), "%q; use \"flood\", \"batch\" or \"both\"", w.Kind)
+	}
+	if w.Cores != nil {
+		wl.Cores = *w.Cores
+	}
+	if w.Rate != nil {
+		wl.Rate = *w.Rate
+	}
+	if w.Ring != nil {
+		wl.Ring = *w.Ring
+	}
+	if w.BatchOps != nil {
+		wl.BatchOps = *w.BatchOps
+	}
+	if w.BatchCPU != nil {
+		wl.BatchCPU = *w.BatchCPU
+	}
+	if w.InitialItems != nil {
+		wl.InitialItems = *w.InitialItems
+	}
+	wl.BatchVariant = w.BatchVariant
+	switch {
+	case wl.Cores < 1 || wl.Cores > cpu.MaxCPUs:
+		c.fail("workload.cores", append(a, "cores"), "%d; give between 1 and %d flood CPUs", wl.Cores, cpu.MaxCPUs)
+	case wl.Rate < 0 || math.IsNaN(wl.Rate):
+		c.fail("workload.rate", append(a, "rate"), "%v; the offered rate is packets per second per CPU, 0 for a closed loop", wl.Rate)
+	case wl.Ring < 0:
+		c.fail("workload.ring", append(a, "ring"), "%d; the ring holds at least 0 packets", wl.Ring)
+	case wl.BatchOps < 1:
+		c.fail("workload.batch_ops", append(a, "batch_ops"), "%d; a batch has at least 1 operation", wl.BatchOps)
+	case wl.InitialItems < 0:
+		c.fail("workload.initial_items", append(a, "initial_items"), "%d; at least 0", wl.InitialItems)
+	case wl.BatchCPU < -1 || wl.BatchCPU >= cpu.MaxCPUs:
+		c.fail("workload.batch_cpu", append(a, "batch_cpu"), "%d is not a CPU number", wl.BatchCPU)
+	}
+	if wl.Kind == "both" && wl.BatchVariant == "" {
+		c.fail("workload.batch_variant", a, "a \"both\" workload names the variant the batch CPU runs: batch_variant = \"...\"")
+	}
+	c.s.Workload = wl
+}
+
+func (c *checker) run(r *runRaw) {
+	a := []string{"[run]"}
+	rc := RunConfig{Warmup: Dur{PS: 20e6}, Duration: Dur{PS: 1e9}, Limit: Dur{PS: 1e15}, Seed: 1, Replications: 1}
+	if r != nil {
+		if r.Warmup != "" {
+			rc.Warmup = c.dur("run.warmup", append(a, "warmup"), r.Warmup, false)
+		}
+		if r.Duration != "" {
+			rc.Duration = c.dur("run.duration", append(a, "duration"), r.Duration, false)
+		}
+		if r.Limit != "" {
+			rc.Limit = c.dur("run.limit", append(a, "limit"), r.Limit, false)
+		}
+		if r.Seed != nil {
+			rc.Seed = *r.Seed
+		}
+		if r.Replications != nil {
+			rc.Replications = *r.Replications
+		}
+	}
+	if rc.Duration.PS <= 0 {
+		c.fail("run.duration", append(a, "duration"), "must be longer than 0, e.g. \"2ms\"")
+	}
+	if rc.Replications < 1 || rc.Replications > 1000 {
+		c.fail("run.replications", append(a, "replications"), "%d; use 1 to 1000", rc.Replications)
+	}
+	c.s.Run = rc
+}
+
+func (c *checker) axis(field string, anchors []string, name string, values []float64) {
+	if _, ok := builtinAxes[name]; !ok {
+		if _, ok := c.s.Params[name]; !ok {
+			c.fail(field, anchors, "%q is not an axis; sweep cores, rx_queues, threads, filters or a param", name)
+			return
+		}
+	}
+	if len(values) == 0 {
+		c.fail(field, anchors, "no values; list the points to sweep, e.g. [1, 2, 4]")
+	}
+	for _, v := range values {
+		if math.IsNaN(v) || v < 0 {
+			c.fail(field, anchors, "%v; sweep values are at least 0", v)
+			return
+		}
+		if _, ok := builtinAxes[name]; ok && (v != math.Trunc(v) || v < 1 || v > 1e9) {
+			c.fail(field, anchors, "%v; %s counts %s, a whole number of at least 1", v, name, builtinAxes[name])
+			return
+		}
+	}
+}
+
+func (c *checker) series(sr *seriesRaw, variants map[string]bool) {
+	a := []string{"[[series]]", sr.Name}
+	s := &Series{Name: sr.Name, Description: sr.Description, Profile: sr.Profile, Variants: sr.Variants,
+		Params: map[string]Value{}, Free: sr.Free, Axis: sr.Axis, Points: sr.Points}
+	if s.Name == "" {
+		c.fail("series.name", []string{"[[series]]"}, "missing; name the measured series")
+	}
+	if _, ok := c.s.Profiles[s.Profile]; !ok {
+		c.fail("series.profile", append(a, "profile"), "%q is not a defined profile; define [profile.%s] or fix the name", s.Profile, s.Profile)
+	}
+	for _, v := range s.Variants {
+		if !variants[v] {
+			c.fail("series.variants", append(a, v), "%q is not a variant of this scenario", v)
+		}
+	}
+	for _, name := range sortedKeys(sr.Params) {
+		if _, ok := c.s.Params[name]; !ok {
+			c.fail("series.params."+name, append(a, name), "%q is not a param of this scenario; define it under [params] first", name)
+		}
+		if v, ok := c.value("series.params."+name, append(a, name), sr.Params[name]); ok {
+			s.Params[name] = v
+		}
+	}
+	if s.Axis == "" {
+		s.Axis = "cores"
+	}
+	if len(s.Points) > 0 {
+		c.axis("series.points", append(a, "points"), s.Axis, s.Points)
+	}
+	for _, f := range s.Free {
+		if !c.knownFree(f) {
+			c.fail("series.free", append(a, f), "%q is not a parameter that can be fitted; use params.<name> or profile.<latency field>", f)
+		}
+	}
+	ncal := 0
+	for _, r := range sr.Reference {
+		ref := Reference{Scenario: r.Scenario, Variant: r.Variant, Axis: r.Axis, Metric: r.Metric, Unit: r.Unit, Role: r.Role, Source: r.Source}
+		ra := append(append([]string{}, a...), "metric = \""+r.Metric)
+		if ref.Scenario == "" {
+			ref.Scenario = s.Name
+		}
+		if ref.Axis == "" {
+			ref.Axis = s.Axis
+		}
+		if !variants[r.Variant] {
+			c.fail("series.reference.variant", ra, "%q is not a variant of this scenario", r.Variant)
+		}
+		if r.X == nil || r.Value == nil {
+			c.fail("series.reference", ra, "a reference point needs x and value")
+			continue
+		}
+		ref.X, ref.Value = *r.X, *r.Value
+		if !knownMetric(ref.Metric, ref.Unit) {
+			c.fail("series.reference.metric", ra, "%q in %q is not a metric contend predicts; use throughput_per_core, throughput (Mpps/kpps/pps), cost (ns), duration (s), cpu_util (%%), share_of_cycles_<label> (%%) or offcpu_in_<label> (s)", ref.Metric, ref.Unit)
+		}
+		switch ref.Role {
+		case "calibrate":
+			ncal++
+		case "validate":
+		default:
+			c.fail("series.reference.role", ra, "%q; a reference is used to \"calibrate\" or only to \"validate\"", ref.Role)
+		}
+		s.Refs = append(s.Refs, ref)
+	}
+	if ncal > len(s.Free) {
+		c.fail("series.reference.role", a, "%d calibrate points but %d free parameters; a series calibrates at most as many points as it has free parameters, the rest are predictions", ncal, len(s.Free))
+	}
+	c.s.Series = append(c.s.Series, s)
+}
+
+func (c *checker) knownFree(f string) bool {
+	if name, ok := strings.CutPrefix(f, "params."); ok {
+		_, known := c.s.Params[name]
+		return known
+	}
+	if key, ok := strings.CutPrefix(f, "profile."); ok {
+		return key == "atomic_overlap" || (&Profile{}).field(key) != nil
+	}
+	return false
+}
+
+func knownMetric(metric, unit string) bool {
+	if units, ok := metricUnits[metric]; ok {
+		for _, u := range units {
+			if u == unit {
+				return true
+			}
+		}
+		return false
+	}
+	if strings.HasPrefix(metric, "share_of_cycles_") {
+		return unit == "%"
+	}
+	if strings.HasPrefix(metric, "offcpu_in_") {
+		return unit == "s"
+	}
+	return false
+}

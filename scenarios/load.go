@@ -1,0 +1,222 @@
+package scenarios
+
+import (
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"contend/cpu"
+	"contend/models"
+)
+
+// Scenario is a loaded, checked scenario file.
+type Scenario struct {
+	Name        string
+	Description string
+	File        string
+	Profiles    map[string]*Profile
+	Kernel      models.Kernel
+	Params      map[string]Value
+	Lines       []lineRaw
+	Locks       []lockRaw
+	Blocks      map[string][]stepRaw
+	Variants    []*Variant
+	Workload    Workload
+	Run         RunConfig
+	Sweep       []Axis
+	Series      []*Series
+}
+
+// Profile is a hardware profile with the source of its numbers.
+type Profile struct {
+	cpu.Profile
+	Description string
+	Source      string
+	durs        map[string]Dur // latency fields as written, resolved at the clock
+}
+
+// Value is a param: a duration or a plain number.
+type Value struct {
+	Dur    Dur
+	Num    float64
+	IsTime bool
+}
+
+// Variant is one code path of a patch.
+type Variant struct {
+	Name        string
+	Description string
+	Steps       []stepRaw
+}
+
+// Workload says what drives the cores.
+type Workload struct {
+	Kind         string // flood, batch, both
+	Cores        int
+	Rate         float64
+	Ring         int
+	BatchOps     int64
+	BatchCPU     int // -1: the first CPU after the flood
+	InitialItems int64
+	BatchVariant string
+}
+
+// RunConfig is run length and seeds.
+type RunConfig struct {
+	Warmup, Duration, Limit Dur
+	Seed                    int64
+	Replications            int
+}
+
+// Axis is one sweep axis.
+type Axis struct {
+	Name   string
+	Values []float64
+}
+
+// Series is one measured machine: a profile, free parameters and references.
+type Series struct {
+	Name        string
+	Description string
+	Profile     string
+	Variants    []string
+	Params      map[string]Value
+	Free        []string
+	Axis        string
+	Points      []float64
+	Refs        []Reference
+}
+
+// Reference is a published or measured point.
+type Reference struct {
+	Scenario string // id in published.csv
+	Variant  string
+	Axis     string
+	X        float64
+	Metric   string
+	Value    float64
+	Unit     string
+	Role     string // calibrate or validate
+	Source   string
+}
+
+// Load reads the scenario file name from fsys, with its includes.
+func Load(fsys fs.FS, name string) (*Scenario, error) {
+	raw, loc, err := decodeWithIncludes(fsys, name, nil)
+	if err != nil {
+		return nil, err
+	}
+	return check(raw, loc)
+}
+
+// Parse checks a scenario given as bytes; includes are read from fsys.
+func Parse(fsys fs.FS, name string, src []byte) (*Scenario, error) {
+	raw, loc, err := decode(fsys, name, src, nil)
+	if err != nil {
+		return nil, err
+	}
+	return check(raw, loc)
+}
+
+func decodeWithIncludes(fsys fs.FS, name string, stack []string) (*fileRaw, *locator, error) {
+	src, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		return nil, nil, &Error{File: name, Msg: fmt.Sprintf("cannot read: %v", err)}
+	}
+	return decode(fsys, name, src, stack)
+}
+
+func decode(fsys fs.FS, name string, src []byte, stack []string) (*fileRaw, *locator, error) {
+	loc := newLocator(name, src)
+	var raw fileRaw
+	md, err := toml.Decode(string(src), &raw)
+	if err != nil {
+		return nil, nil, loc.fromTOML(err)
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		k := und[0]
+		last := k[len(k)-1]
+		anchors := []string{}
+		if len(k) > 1 {
+			anchors = append(anchors, k[0])
+		}
+		anchors = append(anchors, last)
+		return nil, nil, loc.errAt(k.String(), anchors, "unknown key %q; check the spelling against the scenario language (see scenarios/doc.go and the built-in scenarios)", last)
+	}
+	for _, inc := range raw.Include {
+		for _, s := range stack {
+			if s == inc {
+				return nil, nil, loc.errAt("include", []string{"include", inc}, "include cycle: %s includes itself through %s", inc, strings.Join(stack, " → "))
+			}
+		}
+		p := inc
+		if !path.IsAbs(p) {
+			p = path.Join(path.Dir(name), inc)
+		}
+		sub, subloc, err := decodeWithIncludes(fsys, p, append(stack, name))
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := merge(&raw, sub, loc, subloc); err != nil {
+			return nil, nil, err
+		}
+	}
+	return &raw, loc, nil
+}
+
+// merge adds an included file's shared definitions to raw. Names must not
+// clash: an include is a library, not an override.
+func merge(raw, inc *fileRaw, loc, incloc *locator) error {
+	dup := func(kind, name string) error {
+		return incloc.errAt(kind, []string{name}, "%s %q is defined both here and in %s; keep one", kind, name, loc.file)
+	}
+	if len(inc.Variant) > 0 || len(inc.Series) > 0 || inc.Workload != nil || inc.Run != nil {
+		return incloc.errAt("include", []string{"[["}, "an included file may hold only profile, kernel, params, line, lock and block tables")
+	}
+	if raw.Profile == nil {
+		raw.Profile = map[string]profileRaw{}
+	}
+	for k, v := range inc.Profile {
+		if _, ok := raw.Profile[k]; ok {
+			return dup("profile", k)
+		}
+		raw.Profile[k] = v
+	}
+	if raw.Params == nil {
+		raw.Params = map[string]any{}
+	}
+	for k, v := range inc.Params {
+		if _, ok := raw.Params[k]; ok {
+			return dup("param", k)
+		}
+		raw.Params[k] = v
+	}
+	if raw.Block == nil {
+		raw.Block = map[string][]stepRaw{}
+	}
+	for k, v := range inc.Block {
+		if _, ok := raw.Block[k]; ok {
+			return dup("block", k)
+		}
+		raw.Block[k] = v
+	}
+	if raw.Kernel == nil {
+		raw.Kernel = inc.Kernel
+	}
+	raw.Line = append(raw.Line, inc.Line...)
+	raw.Lock = append(raw.Lock, inc.Lock...)
+	return nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

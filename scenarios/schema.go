@@ -1,0 +1,139 @@
+package scenarios
+
+// The raw file, as decoded from TOML. Field names are the keys users write.
+
+type fileRaw struct {
+	Name        string                `toml:"name"`
+	Description string                `toml:"description"`
+	Include     []string              `toml:"include"`
+	Profile     map[string]profileRaw `toml:"profile"`
+	Kernel      *kernelRaw            `toml:"kernel"`
+	Params      map[string]any        `toml:"params"`
+	Line        []lineRaw             `toml:"line"`
+	Lock        []lockRaw             `toml:"lock"`
+	Block       map[string][]stepRaw  `toml:"block"`
+	Variant     []variantRaw          `toml:"variant"`
+	Workload    *workloadRaw          `toml:"workload"`
+	Run         *runRaw               `toml:"run"`
+	Sweep       map[string][]float64  `toml:"sweep"`
+	Series      []seriesRaw           `toml:"series"`
+}
+
+type profileRaw struct {
+	Description    string   `toml:"description"`
+	Source         string   `toml:"source"`
+	GHz            *float64 `toml:"ghz"`
+	Sockets        *int     `toml:"sockets"`
+	CoresPerSocket *int     `toml:"cores_per_socket"`
+	ThreadsPerCore *int     `toml:"threads_per_core"`
+	L1Hit          string   `toml:"l1_hit"`
+	SMTSibling     string   `toml:"smt_sibling"`
+	SameSocket     string   `toml:"same_socket"`
+	OtherSocket    string   `toml:"other_socket"`
+	Memory         string   `toml:"memory"`
+	Atomic         string   `toml:"atomic"`
+	AtomicOverlap  *float64 `toml:"atomic_overlap"`
+	Wakeup         string   `toml:"wakeup"`
+	StoreDrain     string   `toml:"store_drain"`
+	Jitter         string   `toml:"jitter"`
+}
+
+type kernelRaw struct {
+	HZ                  *int   `toml:"hz"`
+	JiffiesTillFirstFQS *int   `toml:"jiffies_till_first_fqs"`
+	JiffiesTillNextFQS  *int   `toml:"jiffies_till_next_fqs"`
+	JiffiesToSchedQS    *int   `toml:"jiffies_to_sched_qs"`
+	SoftirqQS           *bool  `toml:"softirq_qs"`
+	Expedited           *bool  `toml:"expedited"`
+	IPI                 string `toml:"ipi"`
+}
+
+type lineRaw struct {
+	Name   string `toml:"name"`
+	PerCPU bool   `toml:"percpu"`
+	Note   string `toml:"note"`
+}
+
+type lockRaw struct {
+	Name    string `toml:"name"`
+	Kind    string `toml:"kind"` // ticket, qspinlock, mcs, tas, rwlock, mutex
+	Acquire string `toml:"acquire_label"`
+	Release string `toml:"release_label"`
+	Note    string `toml:"note"`
+}
+
+// stepRaw is one step: exactly one of the operation keys is set.
+type stepRaw struct {
+	Compute       string    `toml:"compute"`
+	Load          string    `toml:"load"`
+	Store         string    `toml:"store"`
+	RMW           string    `toml:"rmw"`
+	Lock          string    `toml:"lock"`
+	Unlock        string    `toml:"unlock"`
+	ReadLock      string    `toml:"read_lock"`
+	ReadUnlock    string    `toml:"read_unlock"`
+	WriteLock     string    `toml:"write_lock"`
+	WriteUnlock   string    `toml:"write_unlock"`
+	MutexLock     string    `toml:"mutex_lock"`
+	MutexUnlock   string    `toml:"mutex_unlock"`
+	RCUReadLock   bool      `toml:"rcu_read_lock"`
+	RCUReadUnlock bool      `toml:"rcu_read_unlock"`
+	SyncRCU       bool      `toml:"synchronize_rcu"`
+	CallRCU       *int64    `toml:"call_rcu"`       // bytes freed after a grace period
+	QueueRCUWork  *int64    `toml:"queue_rcu_work"` // bytes freed by a kworker after a grace period
+	Sleep         string    `toml:"sleep"`
+	Scan          string    `toml:"scan"` // cost per item already inserted
+	OncePerJiffy  string    `toml:"once_per_jiffy"` // "percpu" or a line
+	Steps         []stepRaw `toml:"steps"`          // body of once_per_jiffy
+	Block         string    `toml:"block"`
+	Label         string    `toml:"label"`
+}
+
+type variantRaw struct {
+	Name        string    `toml:"name"`
+	Description string    `toml:"description"`
+	Steps       []stepRaw `toml:"steps"`
+}
+
+type workloadRaw struct {
+	Kind         string   `toml:"kind"` // flood, batch, both
+	Cores        *int     `toml:"cores"`
+	Rate         *float64 `toml:"rate"`
+	Ring         *int     `toml:"ring"`
+	BatchOps     *int64   `toml:"batch_ops"`
+	BatchCPU     *int     `toml:"batch_cpu"`
+	InitialItems *int64   `toml:"initial_items"`
+	BatchVariant string   `toml:"batch_variant"`
+}
+
+type runRaw struct {
+	Warmup       string `toml:"warmup"`
+	Duration     string `toml:"duration"`
+	Limit        string `toml:"limit"`
+	Seed         *int64 `toml:"seed"`
+	Replications *int   `toml:"replications"`
+}
+
+type seriesRaw struct {
+	Name        string         `toml:"name"`
+	Description string         `toml:"description"`
+	Profile     string         `toml:"profile"`
+	Variants    []string       `toml:"variants"`
+	Params      map[string]any `toml:"params"`
+	Free        []string       `toml:"free"`
+	Axis        string         `toml:"axis"`
+	Points      []float64      `toml:"points"`
+	Reference   []referenceRaw `toml:"reference"`
+}
+
+type referenceRaw struct {
+	Scenario string   `toml:"scenario"` // published id, when it differs from the series name
+	Variant  string   `toml:"variant"`
+	Axis     string   `toml:"axis"`
+	X        *float64 `toml:"x"`
+	Metric   string   `toml:"metric"`
+	Value    *float64 `toml:"value"`
+	Unit     string   `toml:"unit"`
+	Role     string   `toml:"role"`
+	Source   string   `toml:"source"`
+}

@@ -1,0 +1,108 @@
+package scenarios
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"contend/models"
+)
+
+// Metric extracts a reference metric, in unit, from a result.
+func Metric(r *models.Result, metric, unit string) (float64, error) {
+	scale := map[string]float64{"Mpps": 1e-6, "kpps": 1e-3, "pps": 1, "s": 1, "ms": 1e3, "ns": 1, "%": 1}[unit]
+	switch metric {
+	case "throughput_per_core":
+		return r.PPSPerCore * scale, nil
+	case "throughput":
+		return r.PPS * scale, nil
+	case "cost":
+		if r.PPSPerCore == 0 {
+			return math.Inf(1), nil
+		}
+		return 1e9 / r.PPSPerCore, nil
+	case "duration":
+		if r.Batch == nil {
+			return 0, fmt.Errorf("duration needs a batch workload")
+		}
+		return r.Batch.Seconds * scale, nil
+	case "cpu_util":
+		if r.Batch == nil {
+			return 0, fmt.Errorf("cpu_util needs a batch workload")
+		}
+		return 100 * r.Batch.CPUUtil, nil
+	}
+	if label, ok := strings.CutPrefix(metric, "share_of_cycles_"); ok {
+		for _, l := range r.Profile {
+			if l.Label == label {
+				return l.CyclesPct, nil
+			}
+		}
+		return 0, nil
+	}
+	if label, ok := strings.CutPrefix(metric, "offcpu_in_"); ok {
+		if r.Batch == nil {
+			return 0, fmt.Errorf("offcpu needs a batch workload")
+		}
+		for _, o := range r.Batch.OffCPU {
+			if o.Label == label {
+				return o.Seconds, nil
+			}
+		}
+		return 0, nil
+	}
+	return 0, fmt.Errorf("unknown metric %q", metric)
+}
+
+// Row is one reference point with its prediction.
+type Row struct {
+	Scenario  string  `json:"scenario"`
+	Series    string  `json:"series"`
+	Variant   string  `json:"variant"`
+	Axis      string  `json:"axis"`
+	X         float64 `json:"x"`
+	Metric    string  `json:"metric"`
+	Unit      string  `json:"unit"`
+	Measured  float64 `json:"measured"`
+	Predicted float64 `json:"predicted"`
+	ErrorPct  float64 `json:"error_pct"`
+	Role      string  `json:"role"`
+	Source    string  `json:"source"`
+}
+
+// RefPoint returns the simulation point of a reference.
+func (s *Scenario) RefPoint(se *Series, ref Reference, seed int64, over map[string]float64) Point {
+	return Point{Series: se, Variant: ref.Variant, Axis: ref.Axis, X: ref.X, Seed: seed, Overrides: over}
+}
+
+// Predict simulates every reference of a series (with optional overrides)
+// and returns one row per reference. Points shared by several references are
+// simulated once.
+func (s *Scenario) Predict(se *Series, seed int64, over map[string]float64, run func([]Point) ([]*models.Result, error)) ([]Row, error) {
+	var pts []Point
+	index := map[string]int{}
+	keyOf := func(r Reference) string { return fmt.Sprintf("%s|%s|%v", r.Variant, r.Axis, r.X) }
+	for _, r := range se.Refs {
+		k := keyOf(r)
+		if _, ok := index[k]; !ok {
+			index[k] = len(pts)
+			pts = append(pts, s.RefPoint(se, r, seed, over))
+		}
+	}
+	results, err := run(pts)
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]Row, 0, len(se.Refs))
+	for _, r := range se.Refs {
+		res := results[index[keyOf(r)]]
+		pred, err := Metric(res, r.Metric, r.Unit)
+		if err != nil {
+			return nil, fmt.Errorf("%s: series %s: %s: %w", s.Name, se.Name, r.Metric, err)
+		}
+		rows = append(rows, Row{Scenario: r.Scenario, Series: se.Name, Variant: r.Variant, Axis: r.Axis, X: r.X,
+			Metric: r.Metric, Unit: r.Unit, Measured: r.Value, Predicted: pred,
+			ErrorPct: 100 * (pred - r.Value) / r.Value, Role: r.Role, Source: r.Source})
+	}
+	return rows, nil
+}
