@@ -82,7 +82,7 @@ type stepRaw struct {
 	CallRCU       *int64    `toml:"call_rcu"`       // bytes freed after a grace period
 	QueueRCUWork  *int64    `toml:"queue_rcu_work"` // bytes freed by a kworker after a grace period
 	Sleep         string    `toml:"sleep"`
-	Scan          string    `toml:"scan"` // cost per item already inserted
+	Scan          string    `toml:"scan"`           // cost per item already inserted
 	OncePerJiffy  string    `toml:"once_per_jiffy"` // "percpu" or a line
 	Steps         []stepRaw `toml:"steps"`          // body of once_per_jiffy
 	Block         string    `toml:"block"`

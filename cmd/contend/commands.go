@@ -99,7 +99,9 @@ func axisPoints(s *scenarios.Scenario, se *scenarios.Series, sweep bool) (string
 	return "cores", []float64{float64(s.Workload.Cores)}
 }
 
-func cmdRun(args []string, stdout, stderr io.Writer) error { return runTables("run", false, args, stdout, stderr) }
+func cmdRun(args []string, stdout, stderr io.Writer) error {
+	return runTables("run", false, args, stdout, stderr)
+}
 
 func cmdSweep(args []string, stdout, stderr io.Writer) error {
 	return runTables("sweep", true, args, stdout, stderr)
@@ -353,4 +355,3 @@ func countRole(rows []scenarios.Row, role string) int {
 	}
 	return n
 }
-
