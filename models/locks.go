@@ -57,6 +57,7 @@ type Spinlock struct {
 	granted       []bool  // MCS: handed the lock
 	ticket        []int64 // ticket held while waiting, by core
 	phase         []uint8
+	held          [1]int // holders' answer, reused: deadlock checks run on every contended wait
 	Stats         LockStats
 }
 
@@ -85,7 +86,8 @@ func (l *Spinlock) holders() []int {
 	if l.holder < 0 {
 		return nil
 	}
-	return []int{l.holder}
+	l.held[0] = l.holder
+	return l.held[:]
 }
 
 // Holder returns the CPU holding the lock, or -1.
@@ -130,7 +132,14 @@ func (w *World) wait(c *cpu.Core, l locker) bool {
 }
 
 // spinOn blocks c spinning on line from time from until the line is written.
+// A core can only wait for a line it holds: a write by the line's owner is a
+// hit that wakes nobody. If the line has already gone (an MCS successor's
+// link store can take a queue node from under its owner), the step runs again
+// at from and re-reads it, as a spinning core's next load would.
 func spinOn(c *cpu.Core, line *cacheline.Line, from sim.Time, label cpu.Label) (cpu.Outcome, sim.Time) {
+	if !line.Holds(c.ID) {
+		return cpu.Again, from
+	}
 	c.M.Lines.Watch(line, c.ID, c)
 	c.BlockFrom(from, label, cpu.Spin)
 	return cpu.Block, 0

@@ -23,6 +23,7 @@ type RWLock struct {
 	writer  int
 	waiting int // writers waiting
 	phase   []uint8
+	held    []int // holders' answer, reused
 	Stats   LockStats
 }
 
@@ -43,15 +44,16 @@ func (l *RWLock) name() string { return l.Name }
 
 func (l *RWLock) holders() []int {
 	if l.writer >= 0 {
-		return []int{l.writer}
+		l.held = append(l.held[:0], l.writer)
+		return l.held
 	}
-	var out []int
+	l.held = l.held[:0]
 	for c, n := range l.readers {
 		if n > 0 {
-			out = append(out, c)
+			l.held = append(l.held, c)
 		}
 	}
-	return out
+	return l.held
 }
 
 // ReadLockStep is read_lock() (read_lock_bh in the seeds).
@@ -174,6 +176,7 @@ type Mutex struct {
 	Label   cpu.Label
 	holder  int
 	waiters []*cpu.Core
+	held    [1]int // holders' answer, reused
 	Stats   LockStats
 }
 
@@ -194,7 +197,8 @@ func (m *Mutex) holders() []int {
 	if m.holder < 0 {
 		return nil
 	}
-	return []int{m.holder}
+	m.held[0] = m.holder
+	return m.held[:]
 }
 
 // MutexLockStep is mutex_lock().

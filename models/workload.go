@@ -61,13 +61,13 @@ func (d *driver) ProgramDone(c *cpu.Core, now sim.Time) bool {
 	st := &w.percpu[c.ID]
 	switch {
 	case st.spinHeld > 0:
-		c.Fail("the program ends holding a spinlock or rwlock; add the matching unlock step")
+		failAtEnd(c, now, "the program ends holding a spinlock or rwlock; add the matching unlock step")
 		return false
 	case st.rcuDepth > 0:
-		c.Fail("the program ends inside an RCU read-side section; add rcu_read_unlock")
+		failAtEnd(c, now, "the program ends inside an RCU read-side section; add rcu_read_unlock")
 		return false
 	case st.mutexHeld > 0:
-		c.Fail("the program ends holding a mutex; add mutex_unlock")
+		failAtEnd(c, now, "the program ends holding a mutex; add mutex_unlock")
 		return false
 	}
 	if d.batch != nil && c.ID == d.batch.CPU {
@@ -95,6 +95,14 @@ func (d *driver) ProgramDone(c *cpu.Core, now sim.Time) bool {
 	}
 	w.RCU.contextSwitch(c, now)
 	return false
+}
+
+// failAtEnd stops the run with a fault found when c's program ends. It names
+// the last step: the core has already wrapped round to the first, which did
+// nothing wrong.
+func failAtEnd(c *cpu.Core, now sim.Time, what string) {
+	p := c.Program()
+	c.M.Fail(&cpu.ModelError{At: now, Core: c.ID, Program: p.Name, Step: len(p.Steps) - 1, What: what})
 }
 
 func (d *driver) onArrival(c *cpu.Core, now sim.Time) {

@@ -94,6 +94,9 @@ const (
 // locker is any lock, for deadlock detection.
 type locker interface {
 	name() string
+	// holders returns the CPUs holding the lock in a buffer of the lock's,
+	// valid until its next call (a walk that meets the lock again gets the
+	// same answer, as nothing changes during it).
 	holders() []int
 }
 
