@@ -78,14 +78,16 @@ func (s *Scenario) Fit(se *Series, seed int64, run Runner) (map[string]float64, 
 	if len(cal.Refs) == 0 || len(se.Free) == 0 {
 		return start, nil, fmt.Errorf("series %s: nothing to fit: it needs free parameters and calibrate points", se.Name)
 	}
+	// Search in log space: every parameter is positive, and a step is then a
+	// relative change whatever the parameter's scale.
 	x0 := make([]float64, len(se.Free))
 	for i, f := range se.Free {
-		x0[i] = start[f]
+		x0[i] = math.Log(math.Max(start[f], 1e-6))
 	}
 	over := func(x []float64) map[string]float64 {
 		m := map[string]float64{}
 		for i, f := range se.Free {
-			v := math.Abs(x[i])
+			v := math.Exp(x[i])
 			if f == "profile.atomic_overlap" {
 				v = math.Min(v, 1)
 			}
@@ -108,7 +110,7 @@ func (s *Scenario) Fit(se *Series, seed int64, run Runner) (map[string]float64, 
 	}
 	res, err := optimize.Minimize(optimize.Problem{Func: cost}, x0,
 		&optimize.Settings{FuncEvaluations: 400, Converger: &optimize.FunctionConverge{Absolute: 1e-4, Iterations: 40}},
-		&optimize.NelderMead{})
+		&optimize.NelderMead{SimplexSize: 0.2})
 	if fitErr != nil {
 		return nil, nil, fitErr
 	}
