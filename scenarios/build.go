@@ -193,16 +193,28 @@ func (s *Scenario) Build(p Point) (*models.World, models.RunSpec, error) {
 		spec.Batch = &models.Batch{CPU: batchCPU, Program: prog, Ops: wl.BatchOps}
 		spec.Warmup = 0
 	case "both":
-		spec.Flood = flood()
 		if batchCPU < 0 {
 			batchCPU = wl.Cores
 		}
-		bv := s.Variant(wl.BatchVariant)
-		if bv == nil {
-			return nil, spec, fmt.Errorf("%s: batch_variant %q is not a variant", s.Name, wl.BatchVariant)
+		floodProg, batchProg := prog, prog
+		fixed := wl.BatchVariant
+		if wl.FloodVariant != "" {
+			fixed = wl.FloodVariant
 		}
-		bp := &cpu.Program{Name: "variant " + bv.Name, Steps: b.compile(bv.Steps, 0)}
-		spec.Batch = &models.Batch{CPU: batchCPU, Program: bp, Ops: wl.BatchOps}
+		fv := s.Variant(fixed)
+		if fv == nil {
+			return nil, spec, fmt.Errorf("%s: workload variant %q is not a variant", s.Name, fixed)
+		}
+		other := &cpu.Program{Name: "variant " + fv.Name, Steps: b.compile(fv.Steps, 0)}
+		if wl.FloodVariant != "" {
+			floodProg = other
+		} else {
+			batchProg = other
+		}
+		f := flood()
+		f.Program = floodProg
+		spec.Flood = f
+		spec.Batch = &models.Batch{CPU: batchCPU, Program: batchProg, Ops: wl.BatchOps}
 	}
 	return w, spec, nil
 }

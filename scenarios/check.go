@@ -27,6 +27,7 @@ var metricUnits = map[string][]string{
 	"cost":                {"ns"},
 	"duration":            {"s", "ms"},
 	"cpu_util":            {"%"},
+	"grace_period":        {"ms"},
 }
 
 type checker struct {
@@ -416,7 +417,7 @@ func (c *checker) workload(w *workloadRaw) {
 	if w.InitialItems != nil {
 		wl.InitialItems = *w.InitialItems
 	}
-	wl.BatchVariant = w.BatchVariant
+	wl.BatchVariant, wl.FloodVariant = w.BatchVariant, w.FloodVariant
 	switch {
 	case wl.Cores < 1 || wl.Cores > cpu.MaxCPUs:
 		c.fail("workload.cores", append(a, "cores"), "%d; give between 1 and %d flood CPUs", wl.Cores, cpu.MaxCPUs)
@@ -431,8 +432,11 @@ func (c *checker) workload(w *workloadRaw) {
 	case wl.BatchCPU < -1 || wl.BatchCPU >= cpu.MaxCPUs:
 		c.fail("workload.batch_cpu", append(a, "batch_cpu"), "%d is not a CPU number", wl.BatchCPU)
 	}
-	if wl.Kind == "both" && wl.BatchVariant == "" {
-		c.fail("workload.batch_variant", a, "a \"both\" workload names the variant the batch CPU runs: batch_variant = \"...\"")
+	if wl.Kind == "both" && (wl.BatchVariant == "") == (wl.FloodVariant == "") {
+		c.fail("workload.batch_variant", a, "a \"both\" workload fixes one side: batch_variant = \"...\" (variants then differ in the flood) or flood_variant = \"...\" (variants differ in the batch)")
+	}
+	if wl.Kind != "both" && (wl.BatchVariant != "" || wl.FloodVariant != "") {
+		c.fail("workload.kind", append(a, "_variant"), "batch_variant and flood_variant only apply to kind = \"both\"")
 	}
 	c.s.Workload = wl
 }
@@ -541,7 +545,7 @@ func (c *checker) series(sr *seriesRaw, variants map[string]bool) {
 		}
 		ref.X, ref.Value = *r.X, *r.Value
 		if !knownMetric(ref.Metric, ref.Unit) {
-			c.fail("series.reference.metric", ra, "%q in %q is not a metric contend predicts; use throughput_per_core, throughput (Mpps/kpps/pps), cost (ns), duration (s), cpu_util (%%), share_of_cycles_<label> (%%) or offcpu_in_<label> (s)", ref.Metric, ref.Unit)
+			c.fail("series.reference.metric", ra, "%q in %q is not a metric contend predicts; use throughput_per_core, throughput (Mpps/kpps/pps), cost (ns), duration (s), cpu_util (%%), grace_period (ms), share_of_cycles_<label> (%%) or offcpu_in_<label> (s)", ref.Metric, ref.Unit)
 		}
 		switch ref.Role {
 		case "calibrate":

@@ -62,7 +62,8 @@ type Workload struct {
 	BatchOps     int64
 	BatchCPU     int // -1: the first CPU after the flood
 	InitialItems int64
-	BatchVariant string
+	BatchVariant string // "both": the batch runs this; the point's variant floods
+	FloodVariant string // "both": the flood runs this; the point's variant is the batch
 }
 
 // RunConfig is run length and seeds.

@@ -104,6 +104,7 @@ type workloadRaw struct {
 	BatchCPU     *int     `toml:"batch_cpu"`
 	InitialItems *int64   `toml:"initial_items"`
 	BatchVariant string   `toml:"batch_variant"`
+	FloodVariant string   `toml:"flood_variant"`
 }
 
 type runRaw struct {

@@ -26,6 +26,8 @@ func Metric(r *models.Result, metric, unit string) (float64, error) {
 			return 0, fmt.Errorf("duration needs a batch workload")
 		}
 		return r.Batch.Seconds * scale, nil
+	case "grace_period":
+		return r.RCU.MeanGPMs * scale / 1e3, nil
 	case "cpu_util":
 		if r.Batch == nil {
 			return 0, fmt.Errorf("cpu_util needs a batch workload")

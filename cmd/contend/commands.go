@@ -16,9 +16,12 @@ import (
 
 func cmdList(args []string, stdout, stderr io.Writer) error {
 	var o options
-	fs := newFlags("list", &o, stderr)
+	fs := newFlags("list", &o, stderr, "text")
 	if err := parse(fs, &o, args); err != nil {
 		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("list takes no scenario names (got %s); to see one, use contend run %s", strings.Join(fs.Args(), " "), fs.Arg(0))
 	}
 	var buf bytes.Buffer
 	tw := tabwriter.NewWriter(&buf, 0, 4, 2, ' ', 0)
@@ -64,8 +67,11 @@ func metricsOf(s *scenarios.Scenario, se *scenarios.Series) []metricUnit {
 		out = append(out, mu)
 	}
 	if len(out) == 0 {
-		if s.Workload.Kind == "batch" {
+		switch s.Workload.Kind {
+		case "batch":
 			return []metricUnit{{"duration", "s"}, {"cpu_util", "%"}}
+		case "both":
+			return []metricUnit{{"duration", "s"}, {"cpu_util", "%"}, {"grace_period", "ms"}, {"throughput_per_core", "Mpps"}}
 		}
 		return []metricUnit{{"throughput_per_core", "Mpps"}, {"throughput", "Mpps"}}
 	}
@@ -109,7 +115,7 @@ func cmdSweep(args []string, stdout, stderr io.Writer) error {
 
 func runTables(name string, sweep bool, args []string, stdout, stderr io.Writer) error {
 	var o options
-	fs := newFlags(name, &o, stderr)
+	fs := newFlags(name, &o, stderr, "text", "csv", "json")
 	seriesName := fs.String("series", "", "only this series")
 	if err := parse(fs, &o, args); err != nil {
 		return err
@@ -211,11 +217,24 @@ func writeTable(buf *bytes.Buffer, t table) {
 				fmt.Fprint(tw, "-\t")
 				continue
 			}
-			fmt.Fprintf(tw, "%+.0f\t", 100*(v-base)/base)
+			fmt.Fprintf(tw, "%s\t", signed(100*(v-base)/base, 0))
 		}
 		fmt.Fprintln(tw)
 	}
 	tw.Flush()
+}
+
+// signed prints v with a sign and prec decimals; a value that rounds to zero
+// prints as +0, never -0, so a calibrated point does not look like a miss.
+func signed(v float64, prec int) string {
+	s := strconv.FormatFloat(v, 'f', prec, 64)
+	if strings.Trim(s, "-0.") == "" {
+		s = strings.TrimPrefix(s, "-")
+	}
+	if !strings.HasPrefix(s, "-") {
+		s = "+" + s
+	}
+	return s
 }
 
 // fixed prints with precision that suits the magnitude.
@@ -234,7 +253,7 @@ func fixed(v float64) string {
 
 func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	var o options
-	fs := newFlags("validate", &o, stderr)
+	fs := newFlags("validate", &o, stderr, "text", "csv", "json")
 	if err := parse(fs, &o, args); err != nil {
 		return err
 	}
@@ -295,8 +314,8 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(tw, "SCENARIO\tVARIANT\tAXIS\tX\tMETRIC\tMEASURED\tPREDICTED\tERROR\tROLE")
 		worst := map[string]float64{}
 		for _, r := range rows {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s %s\t%s %s\t%+.1f%%\t%s\n", r.Scenario, r.Variant, r.Axis, num(r.X), r.Metric,
-				fixed(r.Measured), r.Unit, fixed(r.Predicted), r.Unit, r.ErrorPct, r.Role)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s %s\t%s %s\t%s%%\t%s\n", r.Scenario, r.Variant, r.Axis, num(r.X), r.Metric,
+				fixed(r.Measured), r.Unit, fixed(r.Predicted), r.Unit, signed(r.ErrorPct, 1), r.Role)
 			worst[r.Role] = math.Max(worst[r.Role], math.Abs(r.ErrorPct))
 		}
 		tw.Flush()
@@ -314,7 +333,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 
 func cmdFit(args []string, stdout, stderr io.Writer) error {
 	var o options
-	fs := newFlags("fit", &o, stderr)
+	fs := newFlags("fit", &o, stderr, "text")
 	seriesName := fs.String("series", "", "only this series")
 	if err := parse(fs, &o, args); err != nil {
 		return err
@@ -340,7 +359,7 @@ func cmdFit(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(&buf, "  %s = %.4g\n", f, best[f])
 		}
 		for _, r := range rows {
-			fmt.Fprintf(&buf, "  %-9s %-16s %s=%s %-32s measured %s predicted %s (%+.1f%%)\n", r.Role, r.Variant, r.Axis, num(r.X), r.Metric, fixed(r.Measured), fixed(r.Predicted), r.ErrorPct)
+			fmt.Fprintf(&buf, "  %-9s %-16s %s=%s %-32s measured %s predicted %s (%s%%)\n", r.Role, r.Variant, r.Axis, num(r.X), r.Metric, fixed(r.Measured), fixed(r.Predicted), signed(r.ErrorPct, 1))
 		}
 	}
 	return emit(&o, stdout, &buf)
