@@ -56,6 +56,36 @@ func Metric(r *models.Result, metric, unit string) (float64, error) {
 	return 0, fmt.Errorf("unknown metric %q", metric)
 }
 
+// Replicate expands each point into the scenario's replications, with seeds
+// seed, seed+1, ...; Mean folds the results back.
+func (s *Scenario) Replicate(pts []Point) []Point {
+	n := max(s.Run.Replications, 1)
+	out := make([]Point, 0, len(pts)*n)
+	for _, p := range pts {
+		for i := range n {
+			q := p
+			q.Seed = p.Seed + int64(i)
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// MeanMetric is the mean of a metric over the replications of point i of a
+// replicated run.
+func (s *Scenario) MeanMetric(results []*models.Result, i int, metric, unit string) (float64, error) {
+	n := max(s.Run.Replications, 1)
+	var sum float64
+	for _, r := range results[i*n : (i+1)*n] {
+		v, err := Metric(r, metric, unit)
+		if err != nil {
+			return 0, err
+		}
+		sum += v
+	}
+	return sum / float64(n), nil
+}
+
 // Row is one reference point with its prediction.
 type Row struct {
 	Scenario  string  `json:"scenario"`
@@ -91,14 +121,13 @@ func (s *Scenario) Predict(se *Series, seed int64, over map[string]float64, run 
 			pts = append(pts, s.RefPoint(se, r, seed, over))
 		}
 	}
-	results, err := run(pts)
+	results, err := run(s.Replicate(pts))
 	if err != nil {
 		return nil, err
 	}
 	rows := make([]Row, 0, len(se.Refs))
 	for _, r := range se.Refs {
-		res := results[index[keyOf(r)]]
-		pred, err := Metric(res, r.Metric, r.Unit)
+		pred, err := s.MeanMetric(results, index[keyOf(r)], r.Metric, r.Unit)
 		if err != nil {
 			return nil, fmt.Errorf("%s: series %s: %s: %w", s.Name, se.Name, r.Metric, err)
 		}

@@ -140,7 +140,7 @@ func runTables(name string, sweep bool, args []string, stdout, stderr io.Writer)
 					pts = append(pts, scenarios.Point{Series: se, Variant: v, Axis: axis, X: x, Seed: seedOf(&o, s)})
 				}
 			}
-			results, err := runner(s, o.jobs, progressBar(stderr))(pts)
+			results, err := runner(s, o.jobs, progressBar(stderr))(s.Replicate(pts))
 			if err != nil {
 				return err
 			}
@@ -150,7 +150,7 @@ func runTables(name string, sweep bool, args []string, stdout, stderr io.Writer)
 				for i := range xs {
 					t.Values[i] = make([]float64, len(se.Variants))
 					for j := range se.Variants {
-						v, err := scenarios.Metric(results[i*len(se.Variants)+j], mu.metric, mu.unit)
+						v, err := s.MeanMetric(results, i*len(se.Variants)+j, mu.metric, mu.unit)
 						if err != nil {
 							return err
 						}
