@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 
@@ -21,16 +22,20 @@ var errUsage = errors.New("usage")
 
 // common flags of the commands that print tables.
 type options struct {
-	format string
-	out    string
-	seed   int64
-	jobs   int
+	format  string
+	formats []string // the formats this command can print
+	out     string
+	seed    int64
+	jobs    int
 }
 
-func newFlags(name string, o *options, stderr io.Writer) *flag.FlagSet {
+// newFlags declares the common flags; formats lists what the command prints,
+// so that asking for another is an error rather than silently getting text.
+func newFlags(name string, o *options, stderr io.Writer, formats ...string) *flag.FlagSet {
+	o.formats = formats
 	fs := flag.NewFlagSet("contend "+name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&o.format, "format", "text", "output format: text, csv or json")
+	fs.StringVar(&o.format, "format", "text", "output format: "+orList(formats))
 	fs.StringVar(&o.out, "o", "", "write the output to `FILE` (atomically) instead of stdout")
 	fs.Int64Var(&o.seed, "seed", 0, "random seed (0: the scenario's own)")
 	fs.IntVar(&o.jobs, "jobs", runtime.NumCPU(), "simulate this many points in parallel (results do not depend on it)")
@@ -42,6 +47,9 @@ func parse(fs *flag.FlagSet, o *options, args []string) error {
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return flag.ErrHelp
+			}
 			return errUsage
 		}
 		if fs.NArg() == 0 {
@@ -53,15 +61,21 @@ func parse(fs *flag.FlagSet, o *options, args []string) error {
 	if err := fs.Parse(pos); err != nil {
 		return errUsage
 	}
-	switch o.format {
-	case "text", "csv", "json":
-	default:
-		return fmt.Errorf("--format %q: use text, csv or json", o.format)
+	if !slices.Contains(o.formats, o.format) {
+		return fmt.Errorf("--format %q: use %s", o.format, orList(o.formats))
 	}
 	if o.jobs < 1 {
 		return fmt.Errorf("--jobs %d: give at least 1", o.jobs)
 	}
 	return nil
+}
+
+// orList joins words as "a, b or c".
+func orList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }
 
 // load reads a built-in scenario by name or a file by path.
@@ -71,7 +85,13 @@ func load(arg string) (*scenarios.Scenario, error) {
 		if dir == "" {
 			dir = "."
 		}
-		return scenarios.Load(os.DirFS(dir), file)
+		s, err := scenarios.Load(os.DirFS(dir), file)
+		// Errors name files inside dir; the user needs the path they gave.
+		var se *scenarios.Error
+		if errors.As(err, &se) {
+			se.File = filepath.Join(dir, filepath.FromSlash(se.File))
+		}
+		return s, err
 	}
 	for _, n := range scenarios.BuiltinNames() {
 		if n == arg {
@@ -152,22 +172,32 @@ func emit(o *options, stdout io.Writer, buf *bytes.Buffer) error {
 // writeAtomic writes data to a temporary file next to path and renames it
 // over path, so a reader never sees a half-written file.
 func writeAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
+	if err := writeRename(path, data); err != nil {
 		return fmt.Errorf("-o %s: %w", path, err)
+	}
+	return nil
+}
+
+func writeRename(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
 	}
 	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("-o %s: %w", path, err)
+	// CreateTemp makes the file 0600; a report should be as readable as one
+	// written by a shell redirection.
+	err = tmp.Chmod(0o644)
+	if err == nil {
+		_, err = tmp.Write(data)
 	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("-o %s: %w", path, err)
+	if err == nil {
+		err = tmp.Sync()
 	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("-o %s: %w", path, err)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
 	}
 	return os.Rename(tmp.Name(), path)
 }

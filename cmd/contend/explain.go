@@ -12,7 +12,7 @@ import (
 
 func cmdExplain(args []string, stdout, stderr io.Writer) error {
 	var o options
-	fs := newFlags("explain", &o, stderr)
+	fs := newFlags("explain", &o, stderr, "text", "json")
 	seriesName := fs.String("series", "", "series (machine) to simulate; default: the first that has the variant")
 	variant := fs.String("variant", "", "variant to explain (required)")
 	cores := fs.Int("cores", 0, "flood CPUs (default: the workload's)")
@@ -73,7 +73,7 @@ func writeExplain(buf *bytes.Buffer, s *scenarios.Scenario, se *scenarios.Series
 	}
 	fmt.Fprintf(buf, "%s / %s, variant %s, profile %s\n", s.Name, se.Name, variant, se.Profile)
 	if res.Packets > 0 {
-		fmt.Fprintf(buf, "throughput: %.3f Mpps per core, %.3f Mpps total on %d CPUs\n", res.PPSPerCore/1e6, res.PPS/1e6, len(res.Cores))
+		fmt.Fprintf(buf, "throughput: %.3f Mpps per core, %.3f Mpps total on %d CPU%s\n", res.PPSPerCore/1e6, res.PPS/1e6, len(res.Cores), plural(len(res.Cores)))
 	}
 	if b := res.Batch; b != nil {
 		fmt.Fprintf(buf, "batch: %d ops in %.3f s, CPU utilization %.1f%%, %.1f µs per op\n", b.Ops, b.Seconds, 100*b.CPUUtil, b.MeanOpUs)
@@ -138,6 +138,13 @@ func writeExplain(buf *bytes.Buffer, s *scenarios.Scenario, se *scenarios.Series
 		fmt.Fprintf(buf, "\nwhy: line %s moves between CPUs %.2f times per packet (%.2f HITM), waiting %.1f ns per packet\n", l.Name, l.TransfersPerPacket, l.HITMPerPacket, l.QueueNsPerPacket)
 		fmt.Fprintf(buf, "  in its queue: every CPU writes it. Writing it less often (per-cpu, or once per jiffy) removes that.\n")
 	}
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
 
 func isLock(res *models.Result, name string) bool {

@@ -3,6 +3,8 @@
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -46,7 +48,10 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if err := cmd(args[1:], stdout, stderr); err != nil {
-		if err == errUsage {
+		switch {
+		case errors.Is(err, flag.ErrHelp):
+			return 0
+		case err == errUsage:
 			return 2
 		}
 		fmt.Fprintf(stderr, "contend %s: %v\n", args[0], err)
