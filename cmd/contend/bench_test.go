@@ -1,0 +1,20 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"testing"
+)
+
+// BenchmarkValidateAll times 'contend validate' over every built-in; the
+// target is under 60 s per run on a 2-core machine.
+func BenchmarkValidateAll(b *testing.B) {
+	var stderr bytes.Buffer
+	for b.Loop() {
+		stderr.Reset()
+		if code := Main([]string{"validate"}, io.Discard, &stderr); code != 0 {
+			b.Fatalf("contend validate: status %d:\n%s", code, stderr.String())
+		}
+	}
+	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/validate")
+}
