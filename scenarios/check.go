@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 
 	"contend/cpu"
@@ -31,9 +32,20 @@ var metricUnits = map[string][]string{
 }
 
 type checker struct {
-	loc *locator
-	s   *Scenario
-	err *Error
+	loc    *locator
+	origin map[string]*locator // included definitions, by key (see merge)
+	s      *Scenario
+	err    *Error
+}
+
+// from points errors into the file that defined key (an include) until the
+// returned func points them back at the scenario's own file.
+func (c *checker) from(key string) func() {
+	own := c.loc
+	if l, ok := c.origin[key]; ok {
+		c.loc = l
+	}
+	return func() { c.loc = own }
 }
 
 func (c *checker) fail(field string, anchors []string, format string, args ...any) {
@@ -43,7 +55,7 @@ func (c *checker) fail(field string, anchors []string, format string, args ...an
 }
 
 func check(raw *fileRaw, loc *locator) (*Scenario, error) {
-	c := &checker{loc: loc}
+	c := &checker{loc: loc, origin: raw.origin}
 	s := &Scenario{Name: raw.Name, Description: raw.Description, File: loc.file,
 		Profiles: map[string]*Profile{}, Params: map[string]Value{}, Blocks: raw.Block}
 	c.s = s
@@ -51,57 +63,54 @@ func check(raw *fileRaw, loc *locator) (*Scenario, error) {
 		c.fail("name", nil, "missing; give the scenario a name, e.g. name = \"ingress\"")
 	}
 	for _, name := range sortedKeys(raw.Profile) {
+		back := c.from("profile." + name)
 		c.profile(name, raw.Profile[name])
+		back()
 	}
+	back := c.from("kernel")
 	c.kernel(raw.Kernel)
+	back()
 	for _, name := range sortedKeys(raw.Params) {
+		back := c.from("params." + name)
 		if v, ok := c.value("params."+name, []string{"[params]", name}, raw.Params[name]); ok {
 			s.Params[name] = v
 		}
+		back()
 	}
 	names := map[string]string{}
 	for i, l := range raw.Line {
-		if l.Name == "" {
-			c.fail(fmt.Sprintf("line[%d].name", i), []string{"[[line]]"}, "missing; every line needs a name")
-			continue
-		}
-		if k, dup := names[l.Name]; dup {
-			c.fail("line.name", []string{"[[line]]", `"` + l.Name + `"`}, "%q is already a %s; names of lines and locks are unique", l.Name, k)
-		}
-		names[l.Name] = "line"
+		back := c.from(fmt.Sprintf("line[%d]", i))
+		c.line(i, l, names)
+		back()
 	}
 	for i, l := range raw.Lock {
-		if l.Name == "" {
-			c.fail(fmt.Sprintf("lock[%d].name", i), []string{"[[lock]]"}, "missing; every lock needs a name")
-			continue
-		}
-		if k, dup := names[l.Name]; dup {
-			c.fail("lock.name", []string{"[[lock]]", `"` + l.Name + `"`}, "%q is already a %s; names of lines and locks are unique", l.Name, k)
-		}
-		kind := lockKindOf(l.Kind)
-		if kind == "" {
-			c.fail("lock.kind", []string{`"` + l.Name + `"`, "kind"}, "%q is not a lock kind; use ticket, qspinlock, mcs, tas, rwlock or mutex", l.Kind)
-		}
-		names[l.Name] = kind
+		back := c.from(fmt.Sprintf("lock[%d]", i))
+		c.lock(i, l, names)
+		back()
 	}
 	s.Lines, s.Locks = raw.Line, raw.Lock
 	for _, name := range sortedKeys(raw.Block) {
-		c.steps("block."+name, []string{name}, raw.Block[name], names, 0)
+		back := c.from("block." + name)
+		c.steps("block."+name, []string{"[block]", name}, raw.Block[name], names, 0)
+		back()
 	}
 	seen := map[string]bool{}
+	var headers []string // one "[[variant]]" per variant so far: the way to the next
 	for _, v := range raw.Variant {
+		headers = append(headers, "[[variant]]")
+		va := append(append([]string{}, headers...), quote(v.Name))
 		if v.Name == "" {
-			c.fail("variant.name", []string{"[[variant]]"}, "missing; every variant needs a name")
+			c.fail("variant.name", va, "missing; every variant needs a name")
 			continue
 		}
 		if seen[v.Name] {
-			c.fail("variant.name", []string{`"` + v.Name + `"`}, "variant %q defined twice", v.Name)
+			c.fail("variant.name", va, "variant %q defined twice; give each variant its own name", v.Name)
 		}
 		seen[v.Name] = true
 		if len(v.Steps) == 0 {
-			c.fail("variant.steps", []string{`"` + v.Name + `"`}, "variant %q has no steps; list its code path", v.Name)
+			c.fail("variant.steps", va, "variant %q has no steps; list its code path", v.Name)
 		}
-		c.steps("variant."+v.Name, []string{`"` + v.Name + `"`}, v.Steps, names, 0)
+		c.steps("variant."+v.Name, va, v.Steps, names, 0)
 		s.Variants = append(s.Variants, &Variant{Name: v.Name, Description: v.Description, Steps: v.Steps})
 	}
 	if len(s.Variants) == 0 {
@@ -114,12 +123,59 @@ func check(raw *fileRaw, loc *locator) (*Scenario, error) {
 		s.Sweep = append(s.Sweep, Axis{Name: axis, Values: raw.Sweep[axis]})
 	}
 	for i := range raw.Series {
-		c.series(&raw.Series[i], seen)
+		c.series(i, &raw.Series[i], seen)
 	}
 	if c.err != nil {
 		return nil, c.err
 	}
 	return s, nil
+}
+
+func quote(name string) string {
+	if name == "" {
+		return ""
+	}
+	return `"` + name + `"`
+}
+
+// headers returns n copies of a table-array header: the anchors that lead to
+// its nth table.
+func headers(header string, n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = header
+	}
+	return out
+}
+
+// line and lock check a declaration; a duplicate is placed at the second use
+// of the name, the declaration that clashes.
+func (c *checker) line(i int, l lineRaw, names map[string]string) {
+	a := []string{"[[line]]"}
+	if l.Name == "" {
+		c.fail(fmt.Sprintf("line[%d].name", i), a, "missing; every line needs a name")
+		return
+	}
+	if k, dup := names[l.Name]; dup {
+		c.fail("line.name", append(a, quote(l.Name), quote(l.Name)), "%q is already a %s; names of lines and locks are unique, rename one", l.Name, k)
+	}
+	names[l.Name] = "line"
+}
+
+func (c *checker) lock(i int, l lockRaw, names map[string]string) {
+	a := []string{"[[lock]]"}
+	if l.Name == "" {
+		c.fail(fmt.Sprintf("lock[%d].name", i), a, "missing; every lock needs a name")
+		return
+	}
+	if k, dup := names[l.Name]; dup {
+		c.fail("lock.name", append(a, quote(l.Name), quote(l.Name)), "%q is already a %s; names of lines and locks are unique, rename one", l.Name, k)
+	}
+	kind := lockKindOf(l.Kind)
+	if kind == "" {
+		c.fail("lock.kind", append(a, quote(l.Name), "kind"), "%q is not a lock kind; use ticket, qspinlock, mcs, tas, rwlock or mutex", l.Kind)
+	}
+	names[l.Name] = kind
 }
 
 func lockKindOf(k string) string {
@@ -224,7 +280,14 @@ func (c *checker) profile(name string, p profileRaw) {
 	if c.err == nil {
 		pr.resolve()
 		if err := pr.Validate(); err != nil {
-			c.fail("profile."+name, a, "%v", err)
+			field, anchors, msg := "profile."+name, a, err.Error()
+			// cpu names the field: `profile "NAME": FIELD: what is wrong; the fix`.
+			if rest, ok := strings.CutPrefix(msg, fmt.Sprintf("profile %q: ", name)); ok {
+				if key, why, ok := strings.Cut(rest, ": "); ok {
+					field, anchors, msg = field+"."+key, append(a, key), why
+				}
+			}
+			c.fail(field, anchors, "%s", msg)
 		}
 	}
 	c.s.Profiles[name] = pr
@@ -281,9 +344,26 @@ func (c *checker) kernel(k *kernelRaw) {
 			kern.IPI = c.dur("kernel.ipi", []string{"[kernel]", "ipi"}, k.IPI, false).Time(1)
 		}
 	}
+	a := []string{"[kernel]"}
+	hz := models.DefaultKernel()
+	hz.HZ = kern.HZ
+	if err := models.CheckKernel(&hz); err != nil {
+		c.fail("kernel.hz", append(a, "hz"), "%s", strings.TrimPrefix(err.Error(), "kernel: hz: "))
+	}
+	for _, f := range []struct {
+		key string
+		v   int
+	}{
+		{"jiffies_till_first_fqs", kern.JiffiesTillFirstFQS}, {"jiffies_till_next_fqs", kern.JiffiesTillNextFQS},
+		{"jiffies_to_sched_qs", kern.JiffiesToSchedQS},
+	} {
+		if f.v < 0 {
+			c.fail("kernel."+f.key, append(a, f.key), "%d; give a number of jiffies, at least 0 (0 takes the kernel's default)", f.v)
+		}
+	}
 	probe := kern
 	if err := models.CheckKernel(&probe); err != nil {
-		c.fail("kernel", []string{"[kernel]"}, "%v", err)
+		c.fail("kernel", a, "%v", err)
 	}
 	c.s.Kernel = kern
 }
@@ -310,6 +390,32 @@ func opOf(st *stepRaw) []string {
 	return set
 }
 
+// usesOf says which steps take a line or a lock of each kind.
+var usesOf = map[string]string{
+	"line":     "use load, store or rmw on a line",
+	"spinlock": "use lock and unlock on a spinlock",
+	"rwlock":   "use read_lock, read_unlock, write_lock and write_unlock on a rwlock",
+	"mutex":    "use mutex_lock and mutex_unlock on a mutex",
+}
+
+// operand returns the value of a step's operation as written ("" for the
+// operations that are flags).
+func operand(st *stepRaw, op string) string {
+	v := reflect.ValueOf(st).Elem()
+	for i := 0; i < v.NumField(); i++ {
+		if strings.Split(v.Type().Field(i).Tag.Get("toml"), ",")[0] != op {
+			continue
+		}
+		switch f := v.Field(i); f.Kind() {
+		case reflect.String:
+			return f.String()
+		case reflect.Pointer:
+			return fmt.Sprint(f.Elem().Interface())
+		}
+	}
+	return ""
+}
+
 func (c *checker) steps(where string, anchors []string, steps []stepRaw, names map[string]string, depth int) {
 	if depth > 8 {
 		c.fail(where, anchors, "blocks nest more than 8 deep; a block probably includes itself")
@@ -323,12 +429,13 @@ func (c *checker) steps(where string, anchors []string, steps []stepRaw, names m
 			if len(set) == 0 {
 				c.fail(field, anchors, "step %d has no operation; give exactly one of %s", i+1, strings.Join(ops, ", "))
 			} else {
-				c.fail(field, append(anchors, set[1]), "step %d sets %s; a step does exactly one thing, split it into steps", i+1, strings.Join(set, " and "))
+				c.fail(field, append(anchors, sameLine(set...)), "step %d sets %s; a step does exactly one thing, split it into steps", i+1, strings.Join(set, " and "))
 			}
 			continue
 		}
 		op := set[0]
-		at := append(append([]string{}, anchors...), op)
+		// The step is the line holding its key and operand together.
+		at := append(append([]string{}, anchors...), sameLine(op, operand(st, op)))
 		wantName := func(name, kind string) {
 			got, ok := names[name]
 			if !ok {
@@ -336,11 +443,11 @@ func (c *checker) steps(where string, anchors []string, steps []stepRaw, names m
 				if kind == "line" {
 					table = "line"
 				}
-				c.fail(field+"."+op, append(at, name), "%q is not a defined %s; add it under [[%s]] or fix the name", name, kind, table)
+				c.fail(field+"."+op, at, "%q is not a defined %s; add it under [[%s]] or fix the name", name, kind, table)
 				return
 			}
 			if got != kind {
-				c.fail(field+"."+op, append(at, name), "%q is a %s, but %s needs a %s", name, got, op, kind)
+				c.fail(field+"."+op, at, "%q is a %s, but %s needs a %s; %s, or name a %s", name, got, op, kind, usesOf[got], kind)
 			}
 		}
 		switch op {
@@ -369,14 +476,14 @@ func (c *checker) steps(where string, anchors []string, steps []stepRaw, names m
 			if len(st.Steps) == 0 {
 				c.fail(field+".steps", at, "once_per_jiffy needs the steps it guards: steps = [ ... ]")
 			}
-			c.steps(field, anchors, st.Steps, names, depth+1)
+			c.steps(field, at, st.Steps, names, depth+1)
 		case "block":
 			body, ok := c.s.Blocks[st.Block]
 			if !ok {
 				c.fail(field+".block", append(at, st.Block), "%q is not a defined block; define it under [block] or fix the name", st.Block)
 				continue
 			}
-			c.steps(field+"→"+st.Block, anchors, body, names, depth+1)
+			c.steps(field+"→"+st.Block, at, body, names, depth+1)
 		}
 		if len(st.Steps) > 0 && op != "once_per_jiffy" {
 			c.fail(field+".steps", at, "only once_per_jiffy has nested steps")
@@ -492,19 +599,19 @@ func (c *checker) axis(field string, anchors []string, name string, values []flo
 	}
 }
 
-func (c *checker) series(sr *seriesRaw, variants map[string]bool) {
-	a := []string{"[[series]]", sr.Name}
+func (c *checker) series(i int, sr *seriesRaw, variants map[string]bool) {
+	a := headers("[[series]]", i+1)
 	s := &Series{Name: sr.Name, Description: sr.Description, Profile: sr.Profile, Variants: sr.Variants,
 		Params: map[string]Value{}, Free: sr.Free, Axis: sr.Axis, Points: sr.Points}
 	if s.Name == "" {
-		c.fail("series.name", []string{"[[series]]"}, "missing; name the measured series")
+		c.fail("series.name", a, "missing; name the measured series")
 	}
 	if _, ok := c.s.Profiles[s.Profile]; !ok {
-		c.fail("series.profile", append(a, "profile"), "%q is not a defined profile; define [profile.%s] or fix the name", s.Profile, s.Profile)
+		c.fail("series.profile", append(a, sameLine("profile", quote(s.Profile))), "%q is not a defined profile; define [profile.%s] or fix the name", s.Profile, s.Profile)
 	}
 	for _, v := range s.Variants {
 		if !variants[v] {
-			c.fail("series.variants", append(a, v), "%q is not a variant of this scenario", v)
+			c.fail("series.variants", append(a, quote(v)), "%q is not a variant of this scenario; use one of its [[variant]] names", v)
 		}
 	}
 	for _, name := range sortedKeys(sr.Params) {
@@ -523,13 +630,14 @@ func (c *checker) series(sr *seriesRaw, variants map[string]bool) {
 	}
 	for _, f := range s.Free {
 		if !c.knownFree(f) {
-			c.fail("series.free", append(a, f), "%q is not a parameter that can be fitted; use params.<name> or profile.<latency field>", f)
+			c.fail("series.free", append(a, quote(f)), "%q is not a parameter that can be fitted; use params.<name> or profile.<latency field>", f)
 		}
 	}
 	ncal := 0
-	for _, r := range sr.Reference {
+	for j, r := range sr.Reference {
 		ref := Reference{Scenario: r.Scenario, Variant: r.Variant, Axis: r.Axis, Metric: r.Metric, Unit: r.Unit, Role: r.Role, Source: r.Source}
-		ra := append(append([]string{}, a...), "metric = \""+r.Metric)
+		ra := append(append([]string{}, a...), headers("[[series.reference]]", j+1)...)
+		key := func(k string) []string { return append(append([]string{}, ra...), k) }
 		if ref.Scenario == "" {
 			ref.Scenario = s.Name
 		}
@@ -537,27 +645,28 @@ func (c *checker) series(sr *seriesRaw, variants map[string]bool) {
 			ref.Axis = s.Axis
 		}
 		if !variants[r.Variant] {
-			c.fail("series.reference.variant", ra, "%q is not a variant of this scenario", r.Variant)
+			c.fail("series.reference.variant", key("variant"), "%q is not a variant of this scenario; use one of its [[variant]] names", r.Variant)
 		}
 		if r.X == nil || r.Value == nil {
 			c.fail("series.reference", ra, "a reference point needs x and value")
 			continue
 		}
 		ref.X, ref.Value = *r.X, *r.Value
-		if !knownMetric(ref.Metric, ref.Unit) {
-			c.fail("series.reference.metric", ra, "%q in %q is not a metric contend predicts; use throughput_per_core, throughput (Mpps/kpps/pps), cost (ns), duration (s), cpu_util (%%), grace_period (ms), share_of_cycles_<label> (%%) or offcpu_in_<label> (s)", ref.Metric, ref.Unit)
+		if units, ok := unitsOf(ref.Metric); !ok {
+			c.fail("series.reference.metric", key("metric"), "%q is not a metric contend predicts; use throughput_per_core, throughput (Mpps/kpps/pps), cost (ns), duration (s), cpu_util (%%), grace_period (ms), share_of_cycles_<label> (%%) or offcpu_in_<label> (s)", ref.Metric)
+		} else if !slices.Contains(units, ref.Unit) {
+			c.fail("series.reference.unit", key("unit"), "%q is not a unit of %s; use %s", ref.Unit, ref.Metric, orList(units))
 		}
 		switch ref.Role {
 		case "calibrate":
-			ncal++
+			if ncal++; ncal == len(s.Free)+1 {
+				c.fail("series.reference.role", key("role"), "calibrate point %d of a series with %d free parameters; a series calibrates at most as many points as it has free parameters: mark it \"validate\" or free another parameter", ncal, len(s.Free))
+			}
 		case "validate":
 		default:
-			c.fail("series.reference.role", ra, "%q; a reference is used to \"calibrate\" or only to \"validate\"", ref.Role)
+			c.fail("series.reference.role", key("role"), "%q; a reference is used to \"calibrate\" or only to \"validate\"", ref.Role)
 		}
 		s.Refs = append(s.Refs, ref)
-	}
-	if ncal > len(s.Free) {
-		c.fail("series.reference.role", a, "%d calibrate points but %d free parameters; a series calibrates at most as many points as it has free parameters, the rest are predictions", ncal, len(s.Free))
 	}
 	c.s.Series = append(c.s.Series, s)
 }
@@ -573,20 +682,25 @@ func (c *checker) knownFree(f string) bool {
 	return false
 }
 
-func knownMetric(metric, unit string) bool {
+// unitsOf returns the units metric may be given in, and whether contend
+// predicts it at all.
+func unitsOf(metric string) ([]string, bool) {
 	if units, ok := metricUnits[metric]; ok {
-		for _, u := range units {
-			if u == unit {
-				return true
-			}
-		}
-		return false
+		return units, true
 	}
 	if strings.HasPrefix(metric, "share_of_cycles_") {
-		return unit == "%"
+		return []string{"%"}, true
 	}
 	if strings.HasPrefix(metric, "offcpu_in_") {
-		return unit == "s"
+		return []string{"s"}, true
 	}
-	return false
+	return nil, false
+}
+
+// orList joins words as "a, b or c".
+func orList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }

@@ -3,6 +3,7 @@ package scenarios
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -38,38 +39,101 @@ func newLocator(file string, src []byte) *locator {
 	return &locator{file: file, lines: strings.Split(string(src), "\n")}
 }
 
-// errAt builds an Error for field, placed at the first line (at or after the
-// line of the first anchor that is found) containing every needle in turn.
+// errAt builds an Error for field, placed by find at the last of anchors
+// found in the file.
 func (l *locator) errAt(field string, anchors []string, format string, args ...any) *Error {
 	e := &Error{File: l.file, Field: field, Msg: fmt.Sprintf(format, args...)}
 	e.Line, e.Column = l.find(anchors...)
 	return e
 }
 
-// find returns the 1-based line and column of the last needle, each needle
-// searched from where the previous one was found.
+// sameLine makes a needle that matches the first line holding every word, in
+// any order: a step is told apart from its neighbours by its key and operand
+// together.
+func sameLine(words ...string) string {
+	var set []string
+	for _, w := range words {
+		if w != "" {
+			set = append(set, w)
+		}
+	}
+	return strings.Join(set, "\x00")
+}
+
+// find returns the 1-based line and column of the last needle found, each
+// needle searched after the end of the previous match. Needles match whole
+// words, so "lock" finds neither "unlock" nor "locked". A needle that is not
+// found is skipped; when none is (a missing top-level key), the place is the
+// top of the file, where top-level keys go.
 func (l *locator) find(needles ...string) (int, int) {
-	line, col := 0, 0
-	from := 0
+	line, col := 1, 1
+	row, from := 0, 0 // where the next search starts
 	for _, n := range needles {
 		if n == "" {
 			continue
 		}
-		found := false
-		for i := from; i < len(l.lines); i++ {
-			if c := strings.Index(l.lines[i], n); c >= 0 {
-				line, col, from, found = i+1, c+1, i, true
+		words := strings.Split(n, "\x00")
+		for i := row; i < len(l.lines); i++ {
+			start := 0
+			if i == row {
+				start = from
+			}
+			c, end := matchAll(l.lines[i], start, words)
+			if c >= 0 {
+				line, col, row, from = i+1, c+1, i, end
 				break
 			}
-		}
-		if !found {
-			break
 		}
 	}
 	return line, col
 }
 
+// matchAll returns where the first of words starts in s[start:] and where the
+// last match ends, when every word is found as a whole word; -1 otherwise.
+func matchAll(s string, start int, words []string) (int, int) {
+	first, end := -1, 0
+	for _, w := range words {
+		c := indexWord(s, w, start)
+		if c < 0 {
+			return -1, 0
+		}
+		if first < 0 || c < first {
+			first = c
+		}
+		end = max(end, c+len(w))
+	}
+	return first, end
+}
+
+// indexWord returns the index of the first occurrence of w in s at or after
+// from that is not part of a longer bare key, or -1.
+func indexWord(s, w string, from int) int {
+	for from <= len(s) {
+		c := strings.Index(s[from:], w)
+		if c < 0 {
+			return -1
+		}
+		c += from
+		end := c + len(w)
+		before := c == 0 || !isKeyByte(s[c-1]) || !isKeyByte(w[0])
+		after := end == len(s) || !isKeyByte(s[end]) || !isKeyByte(w[len(w)-1])
+		if before && after {
+			return c
+		}
+		from = c + 1
+	}
+	return -1
+}
+
+// isKeyByte reports whether b may appear in a TOML bare key.
+func isKeyByte(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b == '_' || b == '-'
+}
+
 // fromTOML turns a decoding error into an Error with the parser's position.
+// Syntax errors come as toml.ParseError; a value of the wrong type comes as
+// plain text, "toml: line N (last key K): incompatible types: ...", which is
+// taken apart here.
 func (l *locator) fromTOML(err error) *Error {
 	var pe toml.ParseError
 	if errors.As(err, &pe) {
@@ -79,5 +143,60 @@ func (l *locator) fromTOML(err error) *Error {
 		}
 		return &Error{File: l.file, Line: pe.Position.Line, Column: pe.Position.Col, Field: pe.LastKey, Msg: msg}
 	}
-	return &Error{File: l.file, Msg: err.Error()}
+	rest, ok := strings.CutPrefix(err.Error(), "toml: ")
+	if !ok {
+		return &Error{File: l.file, Msg: err.Error()}
+	}
+	line := 0
+	if n, _ := fmt.Sscanf(rest, "line %d ", &line); n == 1 {
+		rest = rest[strings.IndexByte(rest, '('):]
+	}
+	key := ""
+	if r, ok := strings.CutPrefix(rest, "(last key "); ok {
+		if q, err := strconv.QuotedPrefix(r); err == nil {
+			key, _ = strconv.Unquote(q)
+			rest = strings.TrimPrefix(r[len(q):], "): ")
+		}
+	}
+	e := &Error{File: l.file, Field: key, Msg: typeHint(rest)}
+	segs := strings.Split(key, ".")
+	if line > 0 {
+		e.Line, e.Column = line, 1
+		if c := indexWord(l.lines[line-1], segs[len(segs)-1], 0); c >= 0 {
+			e.Column = c + 1
+		}
+	} else {
+		e.Line, e.Column = l.find(segs...)
+	}
+	return e
+}
+
+// typeHint rewrites the decoder's "incompatible types" message as what to
+// write instead.
+func typeHint(msg string) string {
+	var got, want string
+	if n, _ := fmt.Sscanf(msg, "incompatible types: TOML value has type %s destination has type %s", &got, &want); n != 2 {
+		return msg
+	}
+	names := map[string]string{
+		"string": "a string", "int64": "an integer", "integer": "an integer", "float64": "a number", "float": "a number",
+		"bool": "true or false", "boolean": "true or false", "slice": "a list", "map": "a table",
+	}
+	fixes := map[string]string{
+		"a string":      `put it in quotes, e.g. "25ns"`,
+		"an integer":    "write a whole number without quotes, e.g. 4",
+		"a number":      "write a number without quotes, e.g. 2.8",
+		"true or false": "write true or false without quotes",
+		"a list":        `write a list in brackets, e.g. ["a", "b"]`,
+		"a table":       "write a table: [name] with keys under it, or { key = value }",
+	}
+	got = strings.TrimSuffix(got, ";")
+	have, need := names[got], names[want]
+	if have == "" {
+		have = got
+	}
+	if need == "" {
+		return msg
+	}
+	return fmt.Sprintf("%s where %s is expected; %s", have, need, fixes[need])
 }

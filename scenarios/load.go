@@ -107,7 +107,7 @@ type Reference struct {
 
 // Load reads the scenario file name from fsys, with its includes.
 func Load(fsys fs.FS, name string) (*Scenario, error) {
-	raw, loc, err := decodeWithIncludes(fsys, name, nil)
+	raw, loc, err := decodeFile(fsys, name)
 	if err != nil {
 		return nil, err
 	}
@@ -123,12 +123,12 @@ func Parse(fsys fs.FS, name string, src []byte) (*Scenario, error) {
 	return check(raw, loc)
 }
 
-func decodeWithIncludes(fsys fs.FS, name string, stack []string) (*fileRaw, *locator, error) {
+func decodeFile(fsys fs.FS, name string) (*fileRaw, *locator, error) {
 	src, err := fs.ReadFile(fsys, name)
 	if err != nil {
 		return nil, nil, &Error{File: name, Msg: fmt.Sprintf("cannot read: %v", err)}
 	}
-	return decode(fsys, name, src, stack)
+	return decode(fsys, name, src, nil)
 }
 
 func decode(fsys fs.FS, name string, src []byte, stack []string) (*fileRaw, *locator, error) {
@@ -141,24 +141,24 @@ func decode(fsys fs.FS, name string, src []byte, stack []string) (*fileRaw, *loc
 	if und := md.Undecoded(); len(und) > 0 {
 		k := und[0]
 		last := k[len(k)-1]
-		anchors := []string{}
-		if len(k) > 1 {
-			anchors = append(anchors, k[0])
-		}
-		anchors = append(anchors, last)
-		return nil, nil, loc.errAt(k.String(), anchors, "unknown key %q; check the spelling against the scenario language (see scenarios/doc.go and the built-in scenarios)", last)
+		return nil, nil, loc.errAt(k.String(), k, "unknown key %q; check the spelling against the scenario language (see scenarios/doc.go and the built-in scenarios)", last)
 	}
 	for _, inc := range raw.Include {
-		for _, s := range stack {
-			if s == inc {
-				return nil, nil, loc.errAt("include", []string{"include", inc}, "include cycle: %s includes itself through %s", inc, strings.Join(stack, " → "))
-			}
-		}
 		p := inc
 		if !path.IsAbs(p) {
 			p = path.Join(path.Dir(name), inc)
 		}
-		sub, subloc, err := decodeWithIncludes(fsys, p, append(stack, name))
+		chain := append(append([]string{}, stack...), name)
+		for _, s := range chain {
+			if s == p {
+				return nil, nil, loc.errAt("include", []string{"include", inc}, "include cycle: %s → %s; move what both files share into a third file that each includes", strings.Join(chain, " → "), p)
+			}
+		}
+		src, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return nil, nil, loc.errAt("include", []string{"include", inc}, "cannot read %s: %v; give a path relative to this file", p, err)
+		}
+		sub, subloc, err := decode(fsys, p, src, chain)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -178,38 +178,60 @@ func merge(raw, inc *fileRaw, loc, incloc *locator) error {
 	if len(inc.Variant) > 0 || len(inc.Series) > 0 || inc.Workload != nil || inc.Run != nil {
 		return incloc.errAt("include", []string{"[["}, "an included file may hold only profile, kernel, params, line, lock and block tables")
 	}
+	if raw.origin == nil {
+		raw.origin = map[string]*locator{}
+	}
+	// from records where inc's definition key came from: inc itself, or the
+	// file inc included it from.
+	from := func(key, newKey string) {
+		if l, ok := inc.origin[key]; ok {
+			raw.origin[newKey] = l
+		} else {
+			raw.origin[newKey] = incloc
+		}
+	}
 	if raw.Profile == nil {
 		raw.Profile = map[string]profileRaw{}
 	}
-	for k, v := range inc.Profile {
+	for _, k := range sortedKeys(inc.Profile) {
 		if _, ok := raw.Profile[k]; ok {
 			return dup("profile", k)
 		}
-		raw.Profile[k] = v
+		raw.Profile[k] = inc.Profile[k]
+		from("profile."+k, "profile."+k)
 	}
 	if raw.Params == nil {
 		raw.Params = map[string]any{}
 	}
-	for k, v := range inc.Params {
+	for _, k := range sortedKeys(inc.Params) {
 		if _, ok := raw.Params[k]; ok {
 			return dup("param", k)
 		}
-		raw.Params[k] = v
+		raw.Params[k] = inc.Params[k]
+		from("params."+k, "params."+k)
 	}
 	if raw.Block == nil {
 		raw.Block = map[string][]stepRaw{}
 	}
-	for k, v := range inc.Block {
+	for _, k := range sortedKeys(inc.Block) {
 		if _, ok := raw.Block[k]; ok {
 			return dup("block", k)
 		}
-		raw.Block[k] = v
+		raw.Block[k] = inc.Block[k]
+		from("block."+k, "block."+k)
 	}
-	if raw.Kernel == nil {
+	if raw.Kernel == nil && inc.Kernel != nil {
 		raw.Kernel = inc.Kernel
+		from("kernel", "kernel")
 	}
-	raw.Line = append(raw.Line, inc.Line...)
-	raw.Lock = append(raw.Lock, inc.Lock...)
+	for i := range inc.Line {
+		from(fmt.Sprintf("line[%d]", i), fmt.Sprintf("line[%d]", len(raw.Line)))
+		raw.Line = append(raw.Line, inc.Line[i])
+	}
+	for i := range inc.Lock {
+		from(fmt.Sprintf("lock[%d]", i), fmt.Sprintf("lock[%d]", len(raw.Lock)))
+		raw.Lock = append(raw.Lock, inc.Lock[i])
+	}
 	return nil
 }
 

@@ -17,6 +17,11 @@ type fileRaw struct {
 	Run         *runRaw               `toml:"run"`
 	Sweep       map[string][]float64  `toml:"sweep"`
 	Series      []seriesRaw           `toml:"series"`
+
+	// origin says which included file defined what, for errors: keys are
+	// "profile.NAME", "params.NAME", "block.NAME", "kernel", "line[i]" and
+	// "lock[i]" (i indexes the merged list). Absent: the file itself.
+	origin map[string]*locator
 }
 
 type profileRaw struct {

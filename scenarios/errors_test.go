@@ -1,0 +1,245 @@
+package scenarios_test
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"contend/scenarios"
+)
+
+// good is a small valid scenario. The bad inputs below are edits of it, and
+// each names the line of the edit as a literal: the numbers are counted here,
+// by hand, not recomputed by the code under test.
+const good = `name = "t"
+
+[profile.box]
+ghz = 2
+sockets = 1
+cores_per_socket = 4
+threads_per_core = 1
+l1_hit = "1ns"
+smt_sibling = "15ns"
+same_socket = "40ns"
+other_socket = "120ns"
+memory = "90ns"
+atomic = "8ns"
+wakeup = "5us"
+
+[params]
+work = "20ns"
+
+[[line]]
+name = "stats"
+
+[[lock]]
+name = "qlock"
+kind = "ticket"
+
+[[lock]]
+name = "tb6"
+kind = "rwlock"
+
+[[variant]]
+name = "locked"
+steps = [
+  { compute = "work" },
+  { lock = "qlock" },
+  { store = "stats" },
+  { unlock = "qlock" },
+]
+
+[workload]
+kind = "flood"
+cores = 2
+
+[run]
+duration = "10us"
+
+[[series]]
+name = "box"
+profile = "box"
+free = ["params.work"]
+[[series.reference]]
+variant = "locked"
+x = 1
+metric = "throughput_per_core"
+value = 20
+unit = "Mpps"
+role = "calibrate"
+`
+
+// edit replaces the one occurrence of old in src.
+func edit(t *testing.T, src, old, new string) string {
+	t.Helper()
+	if n := strings.Count(src, old); n != 1 {
+		t.Fatalf("edit: %q occurs %d times in the source, want once", old, n)
+	}
+	return strings.Replace(src, old, new, 1)
+}
+
+func TestGoodParses(t *testing.T) {
+	s, err := scenarios.Parse(fstest.MapFS{}, "t.toml", []byte(good))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Variants) != 1 || len(s.Series) != 1 || len(s.Series[0].Refs) != 1 {
+		t.Fatalf("parsed %d variants, %d series; want 1 and 1 with one reference", len(s.Variants), len(s.Series))
+	}
+}
+
+// badCase is one class of bad input: the edit that makes it, and where the
+// error must point and what it must say to fix it.
+type badCase struct {
+	name     string
+	old, new string // edit of good; new may span lines
+	files    fstest.MapFS
+	load     string // with files: the file to Load instead of parsing good
+	file     string // File of the error; "t.toml" when empty
+	line     int
+	field    string
+	fix      string // a piece of the message that says what to do
+}
+
+var badCases = []badCase{
+	{name: "unknown key at top level", old: `name = "t"`, new: "name = \"t\"\ncolour = \"red\"",
+		line: 2, field: "colour", fix: "check the spelling"},
+	{name: "unknown key in a profile", old: `wakeup = "5us"`, new: `wakup = "5us"`,
+		line: 14, field: "profile.box.wakup", fix: "check the spelling"},
+	{name: "unknown key in a step", old: `{ store = "stats" }`, new: `{ store = "stats", lable = "x" }`,
+		line: 35, field: "variant.steps.lable", fix: "check the spelling"},
+	{name: "string where a number is expected", old: "ghz = 2", new: `ghz = "2"`,
+		line: 4, field: "profile.box.ghz", fix: "without quotes"},
+	{name: "string where a count is expected", old: "cores = 2", new: `cores = "2"`,
+		line: 41, field: "workload.cores", fix: "without quotes"},
+	{name: "undefined line", old: `{ store = "stats" }`, new: `{ store = "statz" }`,
+		line: 35, field: "variant.locked.steps[2].store", fix: "add it under [[line]]"},
+	{name: "undefined lock", old: `{ lock = "qlock" }`, new: `{ lock = "qlok" }`,
+		line: 34, field: "variant.locked.steps[1].lock", fix: "add it under [[lock]]"},
+	{name: "read_lock on a spinlock", old: `{ lock = "qlock" }`, new: `{ read_lock = "qlock" }`,
+		line: 34, field: "variant.locked.steps[1].read_lock", fix: "use lock and unlock"},
+	{name: "store to a lock", old: `{ store = "stats" }`, new: `{ store = "tb6" }`,
+		line: 35, field: "variant.locked.steps[2].store", fix: "name a line"},
+	{name: "negative cores", old: "cores = 2", new: "cores = -1",
+		line: 41, field: "workload.cores", fix: "give between 1 and"},
+	{name: "zero batch_ops", old: "cores = 2", new: "cores = 2\nbatch_ops = 0",
+		line: 42, field: "workload.batch_ops", fix: "at least 1"},
+	{name: "duration with an unknown unit", old: `duration = "10us"`, new: `duration = "25 parsecs"`,
+		line: 44, field: "run.duration", fix: "write a number with a unit"},
+	{name: "negative duration", old: `{ compute = "work" }`, new: `{ compute = "-3ns" }`,
+		line: 33, field: "variant.locked.steps[0].compute", fix: "at least 0"},
+	{name: "negative latency", old: `atomic = "8ns"`, new: `atomic = "-3ns"`,
+		line: 13, field: "profile.box.atomic", fix: "at least 0"},
+	{name: "malformed param", old: `work = "20ns"`, new: `work = "25 parsecs"`,
+		line: 17, field: "params.work", fix: `a duration ("25ns") or a number`},
+	{name: "unknown param in compute", old: `{ compute = "work" }`, new: `{ compute = "wrok" }`,
+		line: 33, field: "variant.locked.steps[0].compute", fix: "define it under [params]"},
+	{name: "step with two operations", old: `{ store = "stats" }`, new: `{ store = "stats", lock = "qlock" }`,
+		line: 35, field: "variant.locked.steps[2]", fix: "split it into steps"},
+	{name: "missing name", old: `name = "t"`, new: `description = "no name"`,
+		line: 1, field: "name", fix: `name = "`},
+	{name: "duplicate variant", old: "\n[workload]", new: "\n[[variant]]\nname = \"locked\"\nsteps = [ { compute = \"work\" } ]\n\n[workload]",
+		line: 40, field: "variant.name", fix: "its own name"},
+	{name: "unknown metric", old: `metric = "throughput_per_core"`, new: `metric = "latency"`,
+		line: 53, field: "series.reference.metric", fix: "use throughput_per_core"},
+	{name: "unknown unit", old: `unit = "Mpps"`, new: `unit = "Gpps"`,
+		line: 55, field: "series.reference.unit", fix: "use Mpps, kpps or pps"},
+	{name: "role not calibrate or validate", old: `role = "calibrate"`, new: `role = "fit"`,
+		line: 56, field: "series.reference.role", fix: `"validate"`},
+	{name: "more calibrate points than free parameters", old: "role = \"calibrate\"\n",
+		new:  "role = \"calibrate\"\n[[series.reference]]\nvariant = \"locked\"\nx = 2\nmetric = \"throughput_per_core\"\nvalue = 10\nunit = \"Mpps\"\nrole = \"calibrate\"\n",
+		line: 63, field: "series.reference.role", fix: `mark it "validate" or free another parameter`},
+	{name: "unknown profile in a series", old: `profile = "box"`, new: `profile = "bx"`,
+		line: 48, field: "series.profile", fix: "define [profile.bx]"},
+	{name: "bad kernel hz", old: "\n[params]", new: "\n[kernel]\nhz = 5\n\n[params]",
+		line: 17, field: "kernel.hz", fix: "CONFIG_HZ"},
+	{name: "negative force-quiescent-state delay", old: "\n[params]", new: "\n[kernel]\nhz = 250\njiffies_till_next_fqs = -1\n\n[params]",
+		line: 18, field: "kernel.jiffies_till_next_fqs", fix: "0 takes the kernel's default"},
+	{name: "zero ghz", old: "ghz = 2", new: "ghz = 0",
+		line: 4, field: "profile.box.ghz", fix: "give the core clock in GHz"},
+	{name: "more SMT siblings than cores", old: "threads_per_core = 1", new: "threads_per_core = 8",
+		line: 7, field: "profile.box.threads_per_core", fix: "use at most 4"},
+	{name: "include cycle", load: "a.toml", files: fstest.MapFS{
+		"a.toml": {Data: []byte("name = \"a\"\ninclude = [\"b.toml\"]\n")},
+		"b.toml": {Data: []byte("# b includes a back\ninclude = [\"a.toml\"]\n")},
+	}, file: "b.toml", line: 2, field: "include", fix: "a third file"},
+	{name: "include cycle through another spelling", load: "a.toml", files: fstest.MapFS{
+		"a.toml":     {Data: []byte("name = \"a\"\ninclude = [\"sub/b.toml\"]\n")},
+		"sub/b.toml": {Data: []byte("# b includes a back\ninclude = [\"../a.toml\"]\n")},
+	}, file: "sub/b.toml", line: 2, field: "include", fix: "a third file"},
+	{name: "bad latency in an included profile", load: "a.toml", files: fstest.MapFS{
+		"a.toml":      {Data: []byte(strings.Replace(good, "\n\n", "\ninclude = [\"common.toml\"]\n\n", 1))},
+		"common.toml": {Data: []byte("# shared\n[profile.shared]\nghz = 2\nsockets = 1\ncores_per_socket = 4\nl1_hit = \"1ns\"\nsmt_sibling = \"15ns\"\nsame_socket = \"40 parsecs\"\nother_socket = \"120ns\"\nmemory = \"90ns\"\natomic = \"8ns\"\nwakeup = \"5us\"\n")},
+	}, file: "common.toml", line: 8, field: "profile.shared.same_socket", fix: "write a number with a unit"},
+	{name: "undefined line in an included block", load: "a.toml", files: fstest.MapFS{
+		"a.toml":      {Data: []byte(strings.Replace(good, "\n\n", "\ninclude = [\"common.toml\"]\n\n", 1))},
+		"common.toml": {Data: []byte("# shared\n[block]\nrx = [ { compute = \"1ns\" }, { load = \"skb\" } ]\n")},
+	}, file: "common.toml", line: 3, field: "block.rx.steps[1].load", fix: "add it under [[line]]"},
+	{name: "missing include", load: "a.toml", files: fstest.MapFS{
+		"a.toml": {Data: []byte("name = \"a\"\n\ninclude = [\"comon.toml\"]\n")},
+	}, file: "a.toml", line: 3, field: "include", fix: "relative to this file"},
+}
+
+func TestBadInput(t *testing.T) {
+	for _, tc := range badCases {
+		t.Run(tc.name, func(t *testing.T) {
+			var err error
+			if tc.files != nil {
+				_, err = scenarios.Load(tc.files, tc.load)
+			} else {
+				src := edit(t, good, tc.old, tc.new)
+				_, err = scenarios.Parse(fstest.MapFS{}, "t.toml", []byte(src))
+			}
+			checkError(t, err, or(tc.file, "t.toml"), tc.line, tc.field, tc.fix)
+		})
+	}
+}
+
+func checkError(t *testing.T, err error, file string, line int, field, fix string) {
+	t.Helper()
+	var e *scenarios.Error
+	if !errors.As(err, &e) {
+		t.Fatalf("error %v (%T); want a *scenarios.Error", err, err)
+	}
+	if e.File != file || e.Line != line || e.Column < 1 || e.Field != field {
+		t.Errorf("error at %s:%d:%d field %q; want %s:%d:(>0) field %q\n\t%v", e.File, e.Line, e.Column, e.Field, file, line, field, e)
+	}
+	if !strings.Contains(e.Msg, fix) {
+		t.Errorf("message %q does not say how to fix it (want %q in it)", e.Msg, fix)
+	}
+}
+
+func or(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// The column points at the offending key or value on its line.
+func TestErrorColumn(t *testing.T) {
+	src := edit(t, good, `{ store = "stats" }`, `{ store = "statz" }`)
+	_, err := scenarios.Parse(fstest.MapFS{}, "t.toml", []byte(src))
+	var e *scenarios.Error
+	if !errors.As(err, &e) {
+		t.Fatal(err)
+	}
+	// Line 35 is `  { store = "statz" },`: the step starts at column 5.
+	if e.Line != 35 || e.Column != 5 {
+		t.Errorf("at %d:%d; want 35:5", e.Line, e.Column)
+	}
+	if want := fmt.Sprintf("t.toml:35:5: %s: %s", e.Field, e.Msg); e.Error() != want {
+		t.Errorf("Error() = %q; want %q", e.Error(), want)
+	}
+}
+
+// An unreadable file is an Error naming it.
+func TestMissingFile(t *testing.T) {
+	_, err := scenarios.Load(fstest.MapFS{}, "nope.toml")
+	var e *scenarios.Error
+	if !errors.As(err, &e) || e.File != "nope.toml" || !strings.Contains(e.Msg, "cannot read") {
+		t.Fatalf("error %v; want a *scenarios.Error naming nope.toml", err)
+	}
+}
