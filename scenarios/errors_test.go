@@ -169,6 +169,9 @@ var badCases = []badCase{
 		"a.toml":     {Data: []byte("name = \"a\"\ninclude = [\"sub/b.toml\"]\n")},
 		"sub/b.toml": {Data: []byte("# b includes a back\ninclude = [\"../a.toml\"]\n")},
 	}, file: "sub/b.toml", line: 2, field: "include", fix: "a third file"},
+	{name: "file including itself", load: "a.toml", files: fstest.MapFS{
+		"a.toml": {Data: []byte("name = \"a\"\ninclude = [\"./a.toml\"]\n")},
+	}, file: "a.toml", line: 2, field: "include", fix: "a third file"},
 	{name: "bad latency in an included profile", load: "a.toml", files: fstest.MapFS{
 		"a.toml":      {Data: []byte(strings.Replace(good, "\n\n", "\ninclude = [\"common.toml\"]\n\n", 1))},
 		"common.toml": {Data: []byte("# shared\n[profile.shared]\nghz = 2\nsockets = 1\ncores_per_socket = 4\nl1_hit = \"1ns\"\nsmt_sibling = \"15ns\"\nsame_socket = \"40 parsecs\"\nother_socket = \"120ns\"\nmemory = \"90ns\"\natomic = \"8ns\"\nwakeup = \"5us\"\n")},

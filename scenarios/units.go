@@ -56,7 +56,9 @@ func parseDur(s string) (Dur, bool, error) {
 		if v < 0 {
 			return Dur{}, true, fmt.Errorf("negative duration %q; durations are at least 0", s)
 		}
-		if v > 1e6 && !u.cycles && u.ps >= 1e12 || v*u.ps > 1e18 {
+		// 10¹⁵ cycles is 10⁶ s at 1 GHz; unbounded, a cycle count overflows
+		// sim.Time when it is converted at the profile's clock.
+		if v > 1e6 && !u.cycles && u.ps >= 1e12 || v*u.ps > 1e18 || u.cycles && v > 1e15 {
 			return Dur{}, true, fmt.Errorf("duration %q is too long; contend simulates at most 10⁶ s", s)
 		}
 		if u.cycles {
