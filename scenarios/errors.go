@@ -3,6 +3,7 @@ package scenarios
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -178,25 +179,155 @@ func typeHint(msg string) string {
 	if n, _ := fmt.Sscanf(msg, "incompatible types: TOML value has type %s destination has type %s", &got, &want); n != 2 {
 		return msg
 	}
-	names := map[string]string{
-		"string": "a string", "int64": "an integer", "integer": "an integer", "float64": "a number", "float": "a number",
-		"bool": "true or false", "boolean": "true or false", "slice": "a list", "map": "a table",
-	}
-	fixes := map[string]string{
-		"a string":      `put it in quotes, e.g. "25ns"`,
-		"an integer":    "write a whole number without quotes, e.g. 4",
-		"a number":      "write a number without quotes, e.g. 2.8",
-		"true or false": "write true or false without quotes",
-		"a list":        `write a list in brackets, e.g. ["a", "b"]`,
-		"a table":       "write a table: [name] with keys under it, or { key = value }",
-	}
-	got = strings.TrimSuffix(got, ";")
-	have, need := names[got], names[want]
-	if have == "" {
-		have = got
+	return wrongType(strings.TrimSuffix(got, ";"), want, msg)
+}
+
+// typeNames names, as a user writes them, the Go types of decoded values and
+// the kinds of destination the decoder names.
+var typeNames = map[string]string{
+	"[]interface {}": "a list", "[]map[string]interface {}": "a list of tables", "map[string]interface {}": "a table",
+	"time.Time": "a date", "toml.LocalDate": "a date", "toml.LocalDateTime": "a date", "toml.LocalTime": "a time",
+	"string": "a string", "int64": "an integer", "integer": "an integer", "float64": "a number", "float": "a number",
+	"bool": "true or false", "boolean": "true or false", "slice": "a list", "map": "a table",
+}
+
+var typeFixes = map[string]string{
+	"a string":      `put it in quotes, e.g. "25ns"`,
+	"an integer":    "write a whole number without quotes, e.g. 4",
+	"a number":      "write a number without quotes, e.g. 2.8",
+	"true or false": "write true or false without quotes",
+	"a list":        `write a list in brackets, e.g. ["a", "b"]`,
+	"a table":       "write a table: [name] with keys under it, or { key = value }",
+}
+
+// wrongType says that a value of type have is where want is needed, and how
+// to write it; msg when want is not a type it knows.
+func wrongType(have, want, msg string) string {
+	h, need := typeNames[have], typeNames[want]
+	if h == "" {
+		h = have
 	}
 	if need == "" {
 		return msg
 	}
-	return fmt.Sprintf("%s where %s is expected; %s", have, need, fixes[need])
+	return fmt.Sprintf("%s where %s is expected; %s", h, need, typeFixes[need])
+}
+
+// typeError returns the first value, in file order, whose type the schema
+// cannot hold, or nil. The decoder reports whichever it meets first while
+// ranging over a map, which changes from run to run, and places a key of an
+// array of tables at its last appearance, not at the bad one.
+func (l *locator) typeError(md toml.MetaData, src string) *Error {
+	var doc map[string]any
+	if _, err := toml.Decode(src, &doc); err != nil {
+		return nil
+	}
+	seen := map[string]int{}
+	for _, k := range md.Keys() {
+		seen[k.String()]++
+		n := seen[k.String()]
+		want, ok := schemaKind(reflect.TypeFor[fileRaw](), k)
+		vals := valuesAt(doc, k)
+		if !ok || n > len(vals) || fits(want, vals[n-1]) {
+			continue
+		}
+		// The nth appearance of a key is, in an array of tables, its nth
+		// match in the text: arrays keep the order of the file.
+		anchors := append([]string{}, k[:len(k)-1]...)
+		for range n {
+			anchors = append(anchors, k[len(k)-1])
+		}
+		have := fmt.Sprintf("%T", vals[n-1])
+		return l.errAt(k.String(), anchors, "%s", wrongType(have, kindNames[want], have+" where the schema has "+want.String()))
+	}
+	return nil
+}
+
+// valuesAt returns every value at key k in doc, arrays walked in order.
+func valuesAt(doc any, k toml.Key) []any {
+	if len(k) == 0 {
+		return []any{doc}
+	}
+	switch d := doc.(type) {
+	case map[string]any:
+		if v, ok := d[k[0]]; ok {
+			return valuesAt(v, k[1:])
+		}
+	case []map[string]any:
+		var out []any
+		for _, e := range d {
+			out = append(out, valuesAt(e, k)...)
+		}
+		return out
+	case []any:
+		var out []any
+		for _, e := range d {
+			out = append(out, valuesAt(e, k)...)
+		}
+		return out
+	}
+	return nil
+}
+
+// kindNames names Go kinds as the decoder names destinations.
+var kindNames = map[reflect.Kind]string{
+	reflect.String: "string", reflect.Int: "integer", reflect.Int64: "integer", reflect.Float64: "float",
+	reflect.Bool: "boolean", reflect.Slice: "slice", reflect.Struct: "map", reflect.Map: "map",
+}
+
+// schemaKind returns the kind of value the schema t holds at key k; false
+// where the schema takes anything (params) or does not know the key.
+func schemaKind(t reflect.Type, k toml.Key) (reflect.Kind, bool) {
+	for _, seg := range k {
+		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice {
+			t = t.Elem() // a table of an array of tables
+		}
+		switch t.Kind() {
+		case reflect.Map:
+			t = t.Elem()
+		case reflect.Struct:
+			f, ok := fieldOf(t, seg)
+			if !ok {
+				return 0, false
+			}
+			t = f
+		default:
+			return 0, false
+		}
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() == reflect.Interface {
+		return 0, false
+	}
+	return t.Kind(), true
+}
+
+func fieldOf(t reflect.Type, key string) (reflect.Type, bool) {
+	for i := 0; i < t.NumField(); i++ {
+		if f := t.Field(i); f.IsExported() && strings.Split(f.Tag.Get("toml"), ",")[0] == key {
+			return f.Type, true
+		}
+	}
+	return nil, false
+}
+
+// fits reports whether a decoded value v goes into a destination of kind.
+func fits(kind reflect.Kind, v any) bool {
+	switch v.(type) {
+	case string:
+		return kind == reflect.String
+	case int64:
+		return kind == reflect.Int || kind == reflect.Int64 || kind == reflect.Float64
+	case float64:
+		return kind == reflect.Float64
+	case bool:
+		return kind == reflect.Bool
+	case []any, []map[string]any:
+		return kind == reflect.Slice
+	case map[string]any:
+		return kind == reflect.Struct || kind == reflect.Map
+	}
+	return false
 }

@@ -114,6 +114,13 @@ var badCases = []badCase{
 		line: 4, field: "profile.box.ghz", fix: "without quotes"},
 	{name: "string where a count is expected", old: "cores = 2", new: `cores = "2"`,
 		line: 41, field: "workload.cores", fix: "without quotes"},
+	{name: "number where a string is expected, in a step", old: "{ compute = \"work\" },\n  { lock",
+		new: "{ compute = 5 },\n  { lock", line: 33, field: "variant.steps.compute", fix: "put it in quotes"},
+	{name: "wrong type in the first of two variants", old: "{ compute = \"work\" },\n  { lock = \"qlock\" },\n  { store = \"stats\" },\n  { unlock = \"qlock\" },\n]\n",
+		new:  "{ compute = 5 },\n  { lock = \"qlock\" },\n  { store = \"stats\" },\n  { unlock = \"qlock\" },\n]\n\n[[variant]]\nname = \"v2\"\nsteps = [ { compute = \"work\" } ]\n",
+		line: 33, field: "variant.steps.compute", fix: "put it in quotes"},
+	{name: "wrong type in the second of two variants", old: "\n[workload]", new: "\n[[variant]]\nname = \"v2\"\nsteps = [ { compute = \"work\" }, { compute = 5 } ]\n\n[workload]",
+		line: 41, field: "variant.steps.compute", fix: "put it in quotes"},
 	{name: "undefined line", old: `{ store = "stats" }`, new: `{ store = "statz" }`,
 		line: 35, field: "variant.locked.steps[2].store", fix: "add it under [[line]]"},
 	{name: "undefined lock", old: `{ lock = "qlock" }`, new: `{ lock = "qlok" }`,
@@ -219,6 +226,17 @@ func or(a, b string) string {
 		return a
 	}
 	return b
+}
+
+// With several values of the wrong type, the first in the file is reported,
+// every time: the decoder meets them in map order.
+func TestFirstTypeErrorReported(t *testing.T) {
+	src := strings.NewReplacer("ghz = 2", `ghz = "2"`, "sockets = 1", `sockets = "1"`, "cores = 2", `cores = "2"`,
+		"x = 1", `x = "1"`).Replace(good)
+	for range 20 {
+		_, err := scenarios.Parse(fstest.MapFS{}, "t.toml", []byte(src))
+		checkError(t, err, "t.toml", 4, "profile.box.ghz", "without quotes")
+	}
 }
 
 // The column points at the offending key or value on its line.

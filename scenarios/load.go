@@ -136,6 +136,9 @@ func decode(fsys fs.FS, name string, src []byte, stack []string) (*fileRaw, *loc
 	var raw fileRaw
 	md, err := toml.Decode(string(src), &raw)
 	if err != nil {
+		if e := loc.typeError(md, string(src)); e != nil {
+			return nil, nil, e
+		}
 		return nil, nil, loc.fromTOML(err)
 	}
 	if und := md.Undecoded(); len(und) > 0 {
