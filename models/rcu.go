@@ -335,14 +335,13 @@ func (s *SynchronizeRCU) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
 		return cpu.Block, 0
 	}
 	now := c.Now()
-	c.BlockFrom(now, s.Label, cpu.Sleep)
+	w.sleep(c, now, s.Label)
 	if w.K.Expedited {
 		w.RCU.exp = append(w.RCU.exp, expWaiter{core: c, at: now + w.K.IPI, since: now})
 		w.RCU.serveExpedited(now)
 		return cpu.Block, 0
 	}
 	w.RCU.enqueue(callback{kind: cbWake, core: c}, now)
-	w.RCU.contextSwitch(c, now)
 	return cpu.Block, 0
 }
 
@@ -365,6 +364,13 @@ func (s *CallRCU) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
 	w.RCU.Stats.Pending.Add(now, float64(s.Bytes))
 	w.RCU.enqueue(callback{kind: kind, core: c, bytes: s.Bytes}, now)
 	return cpu.Next, now
+}
+
+// sleep blocks c off-CPU from time from, charging the wait to label. The
+// context switch is a quiescent state for RCU.
+func (w *World) sleep(c *cpu.Core, from sim.Time, label cpu.Label) {
+	c.BlockFrom(from, label, cpu.Sleep)
+	w.RCU.contextSwitch(c, from)
 }
 
 // mayBlock checks that c can sleep here, failing the run if not.

@@ -226,8 +226,7 @@ func (s *MutexLockStep) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
 	}
 	m.Stats.Contended++
 	m.waiters = append(m.waiters, c)
-	c.BlockFrom(done, m.Label, cpu.Sleep)
-	w.RCU.contextSwitch(c, done)
+	w.sleep(c, done, m.Label)
 	return cpu.Block, 0
 }
 

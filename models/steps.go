@@ -20,8 +20,7 @@ func (s *SleepStep) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
 		return cpu.Block, 0
 	}
 	now := c.Now()
-	c.BlockFrom(now, s.Label, cpu.Sleep)
-	w.RCU.contextSwitch(c, now)
+	w.sleep(c, now, s.Label)
 	w.M.Eng.Schedule(&w.RCU.wakeEv[c.ID], now+s.D)
 	return cpu.Block, 0
 }
