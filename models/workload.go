@@ -35,6 +35,21 @@ type RunSpec struct {
 	Warmup   sim.Time
 	Duration sim.Time
 	Limit    sim.Time // longest simulated time a batch may take
+
+	// Every SampleEvery of simulated time, Observe (if set) receives a
+	// Sample: the hook for live charts and progress. It must not keep the
+	// slices it is given.
+	SampleEvery sim.Time
+	Observe     func(Sample)
+}
+
+// Sample is a snapshot of a running simulation.
+type Sample struct {
+	Now      sim.Time `json:"now_ps"`
+	Packets  []uint64 `json:"packets"` // per flood CPU, in the measured interval so far
+	BatchOps int64    `json:"batch_ops"`
+	RCUGPs   uint64   `json:"grace_periods"`
+	Pending  float64  `json:"pending_bytes"`
 }
 
 // driver is the cpu.Driver of every core a workload runs on.
@@ -179,6 +194,24 @@ func (w *World) Run(spec RunSpec) (*Result, error) {
 		w.RCU.Stats.GracePeriods, w.RCU.Stats.Callbacks, w.RCU.Stats.FreedBytes = 0, 0, 0
 		w.RCU.Stats.GPLatency.Reset()
 		w.RCU.Stats.Pending.Reset(now)
+	}
+	if spec.Observe != nil && spec.SampleEvery > 0 {
+		var sample Sample
+		if spec.Flood != nil {
+			sample.Packets = make([]uint64, len(spec.Flood.CPUs))
+		}
+		m.Eng.Observe(spec.SampleEvery, func(now sim.Time) {
+			sample.Now = now
+			if f := spec.Flood; f != nil {
+				for i, id := range f.CPUs {
+					sample.Packets[i] = m.Cores[id].Completed
+				}
+			}
+			sample.BatchOps = d.opsDone
+			sample.RCUGPs = w.RCU.Stats.GracePeriods
+			sample.Pending = w.RCU.Stats.Pending.Value()
+			spec.Observe(sample)
+		})
 	}
 	err := m.Run(ctl)
 	if errors.Is(err, sim.ErrCanceled) && d.finished {
