@@ -91,18 +91,19 @@ func defaultSeries(s *scenarios.Scenario) []*scenarios.Series {
 	return []*scenarios.Series{{Name: s.Name, Profile: prof, Variants: s.VariantNames(), Axis: "cores"}}
 }
 
-func axisPoints(s *scenarios.Scenario, se *scenarios.Series, sweep bool) (string, []float64) {
-	if sweep || len(se.Points) == 0 {
-		for _, a := range s.Sweep {
-			if !sweep || a.Name == se.Axis || len(s.Sweep) == 1 {
-				return a.Name, a.Values
-			}
-		}
+// axesOf returns the axes a table runs over: for sweep, every [sweep] axis of
+// the scenario; for run, the series' own points.
+func axesOf(s *scenarios.Scenario, se *scenarios.Series, sweep bool) []scenarios.Axis {
+	if sweep && len(s.Sweep) > 0 {
+		return s.Sweep
 	}
 	if len(se.Points) > 0 {
-		return se.Axis, se.Points
+		return []scenarios.Axis{{Name: se.Axis, Values: se.Points}}
 	}
-	return "cores", []float64{float64(s.Workload.Cores)}
+	if len(s.Sweep) > 0 {
+		return s.Sweep[:1]
+	}
+	return []scenarios.Axis{{Name: "cores", Values: []float64{float64(s.Workload.Cores)}}}
 }
 
 func cmdRun(args []string, stdout, stderr io.Writer) error {
@@ -133,31 +134,33 @@ func runTables(name string, sweep bool, args []string, stdout, stderr io.Writer)
 			if *seriesName != "" && se.Name != *seriesName {
 				continue
 			}
-			axis, xs := axisPoints(s, se, sweep)
-			var pts []scenarios.Point
-			for _, x := range xs {
-				for _, v := range se.Variants {
-					pts = append(pts, scenarios.Point{Series: se, Variant: v, Axis: axis, X: x, Seed: seedOf(&o, s)})
-				}
-			}
-			results, err := runner(s, o.jobs, progressBar(stderr))(s.Replicate(pts))
-			if err != nil {
-				return err
-			}
-			for _, mu := range metricsOf(s, se) {
-				t := table{Series: se.Name, Profile: se.Profile, Metric: mu.metric, Unit: mu.unit, Axis: axis,
-					Variants: se.Variants, X: xs, Values: make([][]float64, len(xs))}
-				for i := range xs {
-					t.Values[i] = make([]float64, len(se.Variants))
-					for j := range se.Variants {
-						v, err := s.MeanMetric(results, i*len(se.Variants)+j, mu.metric, mu.unit)
-						if err != nil {
-							return err
-						}
-						t.Values[i][j] = v
+			for _, ax := range axesOf(s, se, sweep) {
+				axis, xs := ax.Name, ax.Values
+				var pts []scenarios.Point
+				for _, x := range xs {
+					for _, v := range se.Variants {
+						pts = append(pts, scenarios.Point{Series: se, Variant: v, Axis: axis, X: x, Seed: seedOf(&o, s)})
 					}
 				}
-				tables = append(tables, t)
+				results, err := runner(s, o.jobs, progressBar(stderr))(s.Replicate(pts))
+				if err != nil {
+					return err
+				}
+				for _, mu := range metricsOf(s, se) {
+					t := table{Series: se.Name, Profile: se.Profile, Metric: mu.metric, Unit: mu.unit, Axis: axis,
+						Variants: se.Variants, X: xs, Values: make([][]float64, len(xs))}
+					for i := range xs {
+						t.Values[i] = make([]float64, len(se.Variants))
+						for j := range se.Variants {
+							v, err := s.MeanMetric(results, i*len(se.Variants)+j, mu.metric, mu.unit)
+							if err != nil {
+								return err
+							}
+							t.Values[i][j] = v
+						}
+					}
+					tables = append(tables, t)
+				}
 			}
 		}
 		if *seriesName != "" && len(tables) == 0 {
