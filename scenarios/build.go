@@ -51,6 +51,7 @@ type builder struct {
 	spin   map[string]*models.Spinlock
 	rw     map[string]*models.RWLock
 	mutex  map[string]*models.Mutex
+	err    error // the first step that cannot run as set (a param set to 0)
 }
 
 // Simulate runs one point.
@@ -216,6 +217,9 @@ func (s *Scenario) Build(p Point) (*models.World, models.RunSpec, error) {
 		spec.Flood = f
 		spec.Batch = &models.Batch{CPU: batchCPU, Program: batchProg, Ops: wl.BatchOps}
 	}
+	if b.err != nil {
+		return nil, spec, b.err
+	}
 	return w, spec, nil
 }
 
@@ -316,7 +320,12 @@ func (b *builder) compile(steps []stepRaw, depth int) []cpu.Step {
 		case "queue_rcu_work":
 			out = append(out, &models.CallRCU{W: w, Bytes: *st.QueueRCUWork, Work: true})
 		case "sleep":
-			out = append(out, &models.SleepStep{W: w, D: b.time(st.Sleep), Label: b.label(st, "schedule_timeout")})
+			d := b.time(st.Sleep)
+			if d <= 0 && b.err == nil {
+				// A sleep that wakes at once is a loop that never advances time.
+				b.err = fmt.Errorf("%s: sleep %q is 0 at this point; a sleep needs a duration longer than 0", b.s.Name, st.Sleep)
+			}
+			out = append(out, &models.SleepStep{W: w, D: d, Label: b.label(st, "schedule_timeout")})
 		case "scan":
 			out = append(out, &models.ScanStep{W: w, PerItem: b.time(st.Scan), Label: b.label(st, "scan")})
 		case "once_per_jiffy":

@@ -72,7 +72,7 @@ func check(raw *fileRaw, loc *locator) (*Scenario, error) {
 	back()
 	for _, name := range sortedKeys(raw.Params) {
 		back := c.from("params." + name)
-		if v, ok := c.value("params."+name, []string{"[params]", name}, raw.Params[name]); ok {
+		if v, ok := c.value("params."+name, []string{"[params]", keyNeedle(name)}, raw.Params[name]); ok {
 			s.Params[name] = v
 		}
 		back()
@@ -119,7 +119,7 @@ func check(raw *fileRaw, loc *locator) (*Scenario, error) {
 	c.workload(raw.Workload)
 	c.run(raw.Run)
 	for _, axis := range sortedKeys(raw.Sweep) {
-		c.axis("sweep."+axis, []string{"[sweep]", axis}, axis, raw.Sweep[axis])
+		c.axis("sweep."+axis, []string{"[sweep]", keyNeedle(axis)}, axis, raw.Sweep[axis])
 		s.Sweep = append(s.Sweep, Axis{Name: axis, Values: raw.Sweep[axis]})
 	}
 	for i := range raw.Series {
@@ -200,9 +200,14 @@ func (c *checker) dur(field string, anchors []string, s string, allowParam bool)
 			c.fail(field, anchors, "%q is not a duration; write a number with a unit such as \"25ns\"", s)
 			return d
 		}
-		if _, ok := c.s.Params[s]; !ok {
+		p, ok := c.s.Params[s]
+		switch {
+		case !ok:
 			c.fail(field, anchors, "%q is neither a duration nor a param; define it under [params] or write e.g. \"25ns\"", s)
+		case !p.IsTime:
+			c.fail(field, anchors, "param %q is a plain number, not a duration; give it a unit under [params] (e.g. \"25ns\") or write a duration here", s)
 		}
+		return p.Dur
 	}
 	return d
 }
@@ -268,14 +273,14 @@ func (c *checker) profile(name string, p profileRaw) {
 			c.fail("profile."+name+"."+f.key, a, "missing; give it as a duration, e.g. %s = \"40ns\"", f.key)
 			continue
 		}
-		pr.durs[f.key] = c.dur("profile."+name+"."+f.key, append(a, f.key), f.val, false)
+		pr.durs[f.key] = c.dur("profile."+name+"."+f.key, append(a, keyNeedle(f.key)), f.val, false)
 	}
 	switch p.Jitter {
 	case "", "none":
 	case "exponential":
 		pr.Jitter = cpu.ExponentialJitter
 	default:
-		c.fail("profile."+name+".jitter", append(a, "jitter"), "%q; use \"none\" or \"exponential\"", p.Jitter)
+		c.fail("profile."+name+".jitter", append(a, keyNeedle("jitter")), "%q; use \"none\" or \"exponential\"", p.Jitter)
 	}
 	if c.err == nil {
 		pr.resolve()
@@ -284,7 +289,7 @@ func (c *checker) profile(name string, p profileRaw) {
 			// cpu names the field: `profile "NAME": FIELD: what is wrong; the fix`.
 			if rest, ok := strings.CutPrefix(msg, fmt.Sprintf("profile %q: ", name)); ok {
 				if key, why, ok := strings.Cut(rest, ": "); ok {
-					field, anchors, msg = field+"."+key, append(a, key), why
+					field, anchors, msg = field+"."+key, append(a, keyNeedle(key)), why
 				}
 			}
 			c.fail(field, anchors, "%s", msg)
@@ -341,14 +346,14 @@ func (c *checker) kernel(k *kernelRaw) {
 			kern.Expedited = *k.Expedited
 		}
 		if k.IPI != "" {
-			kern.IPI = c.dur("kernel.ipi", []string{"[kernel]", "ipi"}, k.IPI, false).Time(1)
+			kern.IPI = c.dur("kernel.ipi", []string{"[kernel]", keyNeedle("ipi")}, k.IPI, false).Time(1)
 		}
 	}
 	a := []string{"[kernel]"}
 	hz := models.DefaultKernel()
 	hz.HZ = kern.HZ
 	if err := models.CheckKernel(&hz); err != nil {
-		c.fail("kernel.hz", append(a, "hz"), "%s", strings.TrimPrefix(err.Error(), "kernel: hz: "))
+		c.fail("kernel.hz", append(a, keyNeedle("hz")), "%s", strings.TrimPrefix(err.Error(), "kernel: hz: "))
 	}
 	for _, f := range []struct {
 		key string
@@ -358,7 +363,7 @@ func (c *checker) kernel(k *kernelRaw) {
 		{"jiffies_to_sched_qs", kern.JiffiesToSchedQS},
 	} {
 		if f.v < 0 {
-			c.fail("kernel."+f.key, append(a, f.key), "%d; give a number of jiffies, at least 0 (0 takes the kernel's default)", f.v)
+			c.fail("kernel."+f.key, append(a, keyNeedle(f.key)), "%d; give a number of jiffies, at least 0 (0 takes the kernel's default)", f.v)
 		}
 	}
 	probe := kern
@@ -452,7 +457,10 @@ func (c *checker) steps(where string, anchors []string, steps []stepRaw, names m
 		}
 		switch op {
 		case "compute", "sleep", "scan":
-			c.dur(field+"."+op, at, map[string]string{"compute": st.Compute, "sleep": st.Sleep, "scan": st.Scan}[op], true)
+			d := c.dur(field+"."+op, at, map[string]string{"compute": st.Compute, "sleep": st.Sleep, "scan": st.Scan}[op], true)
+			if op == "sleep" && d == (Dur{}) {
+				c.fail(field+".sleep", at, "a sleep of 0 wakes at the instant it starts, so simulated time never advances; give it a duration, e.g. \"1us\"")
+			}
 		case "load", "store", "rmw":
 			wantName(st.Load+st.Store+st.RMW, "line")
 		case "lock", "unlock":
@@ -504,7 +512,7 @@ func (c *checker) workload(w *workloadRaw) {
 	switch wl.Kind {
 	case "flood", "batch", "both":
 	default:
-		c.fail("workload.kind", append(a, "kind"), "%q; use \"flood\", \"batch\" or \"both\"", w.Kind)
+		c.fail("workload.kind", append(a, keyNeedle("kind")), "%q; use \"flood\", \"batch\" or \"both\"", w.Kind)
 	}
 	if w.Cores != nil {
 		wl.Cores = *w.Cores
@@ -527,23 +535,27 @@ func (c *checker) workload(w *workloadRaw) {
 	wl.BatchVariant, wl.FloodVariant = w.BatchVariant, w.FloodVariant
 	switch {
 	case wl.Cores < 1 || wl.Cores > cpu.MaxCPUs:
-		c.fail("workload.cores", append(a, "cores"), "%d; give between 1 and %d flood CPUs", wl.Cores, cpu.MaxCPUs)
+		c.fail("workload.cores", append(a, keyNeedle("cores")), "%d; give between 1 and %d flood CPUs", wl.Cores, cpu.MaxCPUs)
 	case wl.Rate < 0 || math.IsNaN(wl.Rate):
-		c.fail("workload.rate", append(a, "rate"), "%v; the offered rate is packets per second per CPU, 0 for a closed loop", wl.Rate)
+		c.fail("workload.rate", append(a, keyNeedle("rate")), "%v; the offered rate is packets per second per CPU, 0 for a closed loop", wl.Rate)
 	case wl.Ring < 0:
-		c.fail("workload.ring", append(a, "ring"), "%d; the ring holds at least 0 packets", wl.Ring)
+		c.fail("workload.ring", append(a, keyNeedle("ring")), "%d; the ring holds at least 0 packets", wl.Ring)
 	case wl.BatchOps < 1:
-		c.fail("workload.batch_ops", append(a, "batch_ops"), "%d; a batch has at least 1 operation", wl.BatchOps)
+		c.fail("workload.batch_ops", append(a, keyNeedle("batch_ops")), "%d; a batch has at least 1 operation", wl.BatchOps)
 	case wl.InitialItems < 0:
-		c.fail("workload.initial_items", append(a, "initial_items"), "%d; at least 0", wl.InitialItems)
+		c.fail("workload.initial_items", append(a, keyNeedle("initial_items")), "%d; at least 0", wl.InitialItems)
 	case wl.BatchCPU < -1 || wl.BatchCPU >= cpu.MaxCPUs:
-		c.fail("workload.batch_cpu", append(a, "batch_cpu"), "%d is not a CPU number", wl.BatchCPU)
+		c.fail("workload.batch_cpu", append(a, keyNeedle("batch_cpu")), "%d is not a CPU number", wl.BatchCPU)
 	}
 	if wl.Kind == "both" && (wl.BatchVariant == "") == (wl.FloodVariant == "") {
 		c.fail("workload.batch_variant", a, "a \"both\" workload fixes one side: batch_variant = \"...\" (variants then differ in the flood) or flood_variant = \"...\" (variants differ in the batch)")
 	}
 	if wl.Kind != "both" && (wl.BatchVariant != "" || wl.FloodVariant != "") {
-		c.fail("workload.kind", append(a, "_variant"), "batch_variant and flood_variant only apply to kind = \"both\"")
+		k := "flood_variant"
+		if wl.BatchVariant != "" {
+			k = "batch_variant"
+		}
+		c.fail("workload.kind", append(a, keyNeedle(k)), "batch_variant and flood_variant only apply to kind = \"both\"")
 	}
 	c.s.Workload = wl
 }
@@ -553,13 +565,13 @@ func (c *checker) run(r *runRaw) {
 	rc := RunConfig{Warmup: Dur{PS: 20e6}, Duration: Dur{PS: 1e9}, Limit: Dur{PS: 1e15}, Seed: 1, Replications: 1}
 	if r != nil {
 		if r.Warmup != "" {
-			rc.Warmup = c.dur("run.warmup", append(a, "warmup"), r.Warmup, false)
+			rc.Warmup = c.dur("run.warmup", append(a, keyNeedle("warmup")), r.Warmup, false)
 		}
 		if r.Duration != "" {
-			rc.Duration = c.dur("run.duration", append(a, "duration"), r.Duration, false)
+			rc.Duration = c.dur("run.duration", append(a, keyNeedle("duration")), r.Duration, false)
 		}
 		if r.Limit != "" {
-			rc.Limit = c.dur("run.limit", append(a, "limit"), r.Limit, false)
+			rc.Limit = c.dur("run.limit", append(a, keyNeedle("limit")), r.Limit, false)
 		}
 		if r.Seed != nil {
 			rc.Seed = *r.Seed
@@ -569,10 +581,10 @@ func (c *checker) run(r *runRaw) {
 		}
 	}
 	if rc.Duration.PS <= 0 {
-		c.fail("run.duration", append(a, "duration"), "must be longer than 0, e.g. \"2ms\"")
+		c.fail("run.duration", append(a, keyNeedle("duration")), "must be longer than 0, e.g. \"2ms\"")
 	}
 	if rc.Replications < 1 || rc.Replications > 1000 {
-		c.fail("run.replications", append(a, "replications"), "%d; use 1 to 1000", rc.Replications)
+		c.fail("run.replications", append(a, keyNeedle("replications")), "%d; use 1 to 1000", rc.Replications)
 	}
 	c.s.Run = rc
 }
@@ -607,7 +619,7 @@ func (c *checker) series(i int, sr *seriesRaw, variants map[string]bool) {
 		c.fail("series.name", a, "missing; name the measured series")
 	}
 	if _, ok := c.s.Profiles[s.Profile]; !ok {
-		c.fail("series.profile", append(a, sameLine("profile", quote(s.Profile))), "%q is not a defined profile; define [profile.%s] or fix the name", s.Profile, s.Profile)
+		c.fail("series.profile", append(a, sameLine(keyNeedle("profile"), quote(s.Profile))), "%q is not a defined profile; define [profile.%s] or fix the name", s.Profile, s.Profile)
 	}
 	for _, v := range s.Variants {
 		if !variants[v] {
@@ -616,9 +628,16 @@ func (c *checker) series(i int, sr *seriesRaw, variants map[string]bool) {
 	}
 	for _, name := range sortedKeys(sr.Params) {
 		if _, ok := c.s.Params[name]; !ok {
-			c.fail("series.params."+name, append(a, name), "%q is not a param of this scenario; define it under [params] first", name)
+			c.fail("series.params."+name, append(a, keyNeedle(name)), "%q is not a param of this scenario; define it under [params] first", name)
 		}
-		if v, ok := c.value("series.params."+name, append(a, name), sr.Params[name]); ok {
+		if v, ok := c.value("series.params."+name, append(a, keyNeedle(name)), sr.Params[name]); ok {
+			if base, known := c.s.Params[name]; known && base.IsTime != v.IsTime {
+				as := "a plain number"
+				if base.IsTime {
+					as = "a duration (\"25ns\")"
+				}
+				c.fail("series.params."+name, append(a, keyNeedle(name)), "[params] gives %q as %s; give it the same way here", name, as)
+			}
 			s.Params[name] = v
 		}
 	}
@@ -626,7 +645,7 @@ func (c *checker) series(i int, sr *seriesRaw, variants map[string]bool) {
 		s.Axis = "cores"
 	}
 	if len(s.Points) > 0 {
-		c.axis("series.points", append(a, "points"), s.Axis, s.Points)
+		c.axis("series.points", append(a, keyNeedle("points")), s.Axis, s.Points)
 	}
 	for _, f := range s.Free {
 		if !c.knownFree(f) {
@@ -637,7 +656,7 @@ func (c *checker) series(i int, sr *seriesRaw, variants map[string]bool) {
 	for j, r := range sr.Reference {
 		ref := Reference{Scenario: r.Scenario, Variant: r.Variant, Axis: r.Axis, Metric: r.Metric, Unit: r.Unit, Role: r.Role, Source: r.Source}
 		ra := append(append([]string{}, a...), headers("[[series.reference]]", j+1)...)
-		key := func(k string) []string { return append(append([]string{}, ra...), k) }
+		key := func(k string) []string { return append(append([]string{}, ra...), keyNeedle(k)) }
 		if ref.Scenario == "" {
 			ref.Scenario = s.Name
 		}

@@ -61,6 +61,10 @@ func sameLine(words ...string) string {
 	return strings.Join(set, "\x00")
 }
 
+// keyNeedle makes a needle that matches k only as a key, followed by "=":
+// not "work" in free = ["params.work"].
+func keyNeedle(k string) string { return "\x01" + k }
+
 // find returns the 1-based line and column of the last needle found, each
 // needle searched after the end of the previous match. Needles match whole
 // words, so "lock" finds neither "unlock" nor "locked". A needle that is not
@@ -94,7 +98,13 @@ func (l *locator) find(needles ...string) (int, int) {
 func matchAll(s string, start int, words []string) (int, int) {
 	first, end := -1, 0
 	for _, w := range words {
-		c := indexWord(s, w, start)
+		c := -1
+		if k, isKey := strings.CutPrefix(w, "\x01"); isKey {
+			c = indexKey(s, k, start)
+			w = k
+		} else {
+			c = indexWord(s, w, start)
+		}
 		if c < 0 {
 			return -1, 0
 		}
@@ -124,6 +134,18 @@ func indexWord(s, w string, from int) int {
 		from = c + 1
 	}
 	return -1
+}
+
+// indexKey returns the index of the first whole word k at or after from
+// that is followed by "=", or -1.
+func indexKey(s, k string, from int) int {
+	for {
+		c := indexWord(s, k, from)
+		if c < 0 || strings.HasPrefix(strings.TrimLeft(s[c+len(k):], " \t"), "=") {
+			return c
+		}
+		from = c + 1
+	}
 }
 
 // isKeyByte reports whether b may appear in a TOML bare key.
@@ -161,7 +183,7 @@ func (l *locator) fromTOML(err error) *Error {
 	}
 	e := &Error{File: l.file, Field: key, Msg: typeHint(rest)}
 	segs := strings.Split(key, ".")
-	if line > 0 {
+	if line > 0 && line <= len(l.lines) {
 		e.Line, e.Column = line, 1
 		if c := indexWord(l.lines[line-1], segs[len(segs)-1], 0); c >= 0 {
 			e.Column = c + 1

@@ -143,6 +143,14 @@ var badCases = []badCase{
 		line: 17, field: "params.work", fix: `a duration ("25ns") or a number`},
 	{name: "unknown param in compute", old: `{ compute = "work" }`, new: `{ compute = "wrok" }`,
 		line: 33, field: "variant.locked.steps[0].compute", fix: "define it under [params]"},
+	{name: "batch_variant in a flood", old: "cores = 2", new: "cores = 2\nbatch_variant = \"locked\"",
+		line: 42, field: "workload.kind", fix: "only apply to kind = \"both\""},
+	{name: "sleep of 0", old: `{ compute = "work" }`, new: `{ sleep = "0us" }`,
+		line: 33, field: "variant.locked.steps[0].sleep", fix: "give it a duration"},
+	{name: "plain-number param as a duration", old: "work = \"20ns\"", new: "work = 20",
+		line: 33, field: "variant.locked.steps[0].compute", fix: "give it a unit under [params]"},
+	{name: "series param of another type", old: "free = [\"params.work\"]", new: "free = [\"params.work\"]\nparams = { work = 5 }",
+		line: 50, field: "series.params.work", fix: "give it the same way here"},
 	{name: "step with two operations", old: `{ store = "stats" }`, new: `{ store = "stats", lock = "qlock" }`,
 		line: 35, field: "variant.locked.steps[2]", fix: "split it into steps"},
 	{name: "missing name", old: `name = "t"`, new: `description = "no name"`,
@@ -253,6 +261,28 @@ func TestErrorColumn(t *testing.T) {
 	}
 	if want := fmt.Sprintf("t.toml:35:5: %s: %s", e.Field, e.Msg); e.Error() != want {
 		t.Errorf("Error() = %q; want %q", e.Error(), want)
+	}
+}
+
+// A sleep that an override or a sweep sets to 0 would wake at the instant it
+// starts, over and over, and the simulation would never advance: Build
+// refuses it.
+func TestZeroSleepRefusedAtBuild(t *testing.T) {
+	src := strings.NewReplacer(`work = "20ns"`, "work = \"20ns\"\nnap = \"1us\"", `{ compute = "work" }`, `{ sleep = "nap" }`).Replace(good)
+	s, err := scenarios.Parse(fstest.MapFS{}, "t.toml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []scenarios.Point{
+		{Variant: "locked", Overrides: map[string]float64{"params.nap": 0}},
+		{Variant: "locked", Axis: "nap", X: 0},
+	} {
+		if _, err := s.Simulate(p); err == nil || !strings.Contains(err.Error(), "sleep") {
+			t.Errorf("%+v: error %v; want one about the sleep", p, err)
+		}
+	}
+	if _, err := s.Simulate(scenarios.Point{Variant: "locked", Axis: "nap", X: 1}); err != nil {
+		t.Errorf("a sleep of 1 ns: %v", err)
 	}
 }
 
