@@ -41,4 +41,3 @@ func TestReadmeValidateTable(t *testing.T) {
 		t.Fatal(err)
 	}
 }
-
