@@ -41,6 +41,10 @@ const (
 	fuzzWatchdog = 20 * time.Second // far beyond any input's cost: a hang
 )
 
+// FuzzParse feeds Parse arbitrary files named f.toml, with the built-ins at
+// hand to include: it must return, never panic, and refuse with an error
+// that says something. A file it accepts is simulated at one capped point,
+// which must not panic or hang either.
 func FuzzParse(f *testing.F) {
 	fsys := fuzzFS(f)
 	for _, name := range scenarios.BuiltinNames() {
@@ -51,6 +55,8 @@ func FuzzParse(f *testing.F) {
 		f.Add(data)
 		f.Add(data[:len(data)/2]) // cut mid-table
 	}
+	// Broken variants of ingress; an edit that no longer applies after a
+	// refit leaves a copy of the file, which is harmless.
 	ingress, _ := fs.ReadFile(scenarios.Builtin(), "ingress.toml")
 	for _, broken := range []struct{ old, new string }{
 		{`"30.2ns"`, `"25 parsecs"`},
