@@ -73,8 +73,10 @@ type Core struct {
 		label Label
 		state State
 	}
-	shadow  sim.Time // atomic latency that the next compute step can overlap
-	drained sim.Time // when the store buffer will be empty
+	lastFire sim.Time // time of the latest Fire, and how many Fires it has had
+	stuck    int
+	shadow   sim.Time // atomic latency that the next compute step can overlap
+	drained  sim.Time // when the store buffer will be empty
 
 	acct      [][NumStates]sim.Time // by label, then state
 	Completed uint64                // programs completed in the measured interval
@@ -109,6 +111,16 @@ func (c *Core) Start(at sim.Time) {
 
 // Fire runs steps until one takes time or blocks.
 func (c *Core) Fire(now sim.Time) {
+	// A core woken again and again at one instant (a zero sleep, a spin that
+	// never waits) would stop the clock: fail instead of hanging.
+	if now == c.lastFire {
+		if c.stuck++; c.stuck > maxInlineSteps {
+			c.Fail("the core makes no progress in time: its steps keep waking it at the same instant; give some step a duration")
+			return
+		}
+	} else {
+		c.lastFire, c.stuck = now, 0
+	}
 	if c.idle {
 		c.charge(0, Idle, now-c.since)
 		c.idle = false

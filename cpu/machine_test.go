@@ -1,7 +1,9 @@
 package cpu_test
 
 import (
+	"errors"
 	"reflect"
+	"strings"
 	"testing"
 
 	"contend/cacheline"
@@ -68,5 +70,25 @@ func TestSameSeedSameRun(t *testing.T) {
 	c := jitteredRun(t, 43)
 	if reflect.DeepEqual(a.Completed, c.Completed) || reflect.DeepEqual(a.Lines, c.Lines) || reflect.DeepEqual(a.Time, c.Time) {
 		t.Fatalf("seeds 42 and 43 gave the same run")
+	}
+}
+
+// stayStep re-runs itself at the same instant forever, as a zero-length
+// sleep in a loop would.
+type stayStep struct{}
+
+func (stayStep) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) { return cpu.Again, c.Now() }
+
+func TestNoProgressInTimeIsAModelError(t *testing.T) {
+	m, err := cpu.NewMachine(cpu.Profile{Name: "t", GHz: 1, Sockets: 1, CoresPerSocket: 1, ThreadsPerCore: 1}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Cores[0].Load(&cpu.Program{Name: "spin", Steps: []cpu.Step{stayStep{}}}, cpu.ClosedLoop{})
+	m.Cores[0].Start(0)
+	err = m.Run(sim.Control{Until: sim.Millisecond})
+	var me *cpu.ModelError
+	if !errors.As(err, &me) || !strings.Contains(me.Error(), "no progress in time") {
+		t.Fatalf("got %v, want a model error about no progress", err)
 	}
 }
