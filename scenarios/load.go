@@ -172,6 +172,19 @@ func decode(fsys fs.FS, name string, src []byte, stack []string) (*fileRaw, *loc
 	return &raw, loc, nil
 }
 
+// mergeTable adds the named definitions of an included file to dst, refusing
+// a name defined twice.
+func mergeTable[V any](dst, src map[string]V, kind, prefix string, dup func(kind, name string) error, from func(key, newKey string)) error {
+	for _, k := range sortedKeys(src) {
+		if _, ok := dst[k]; ok {
+			return dup(kind, k)
+		}
+		dst[k] = src[k]
+		from(prefix+k, prefix+k)
+	}
+	return nil
+}
+
 // merge adds an included file's shared definitions to raw. Names must not
 // clash: an include is a library, not an override.
 func merge(raw, inc *fileRaw, loc, incloc *locator) error {
@@ -196,34 +209,25 @@ func merge(raw, inc *fileRaw, loc, incloc *locator) error {
 	if raw.Profile == nil {
 		raw.Profile = map[string]profileRaw{}
 	}
-	for _, k := range sortedKeys(inc.Profile) {
-		if _, ok := raw.Profile[k]; ok {
-			return dup("profile", k)
-		}
-		raw.Profile[k] = inc.Profile[k]
-		from("profile."+k, "profile."+k)
-	}
 	if raw.Params == nil {
 		raw.Params = map[string]any{}
-	}
-	for _, k := range sortedKeys(inc.Params) {
-		if _, ok := raw.Params[k]; ok {
-			return dup("param", k)
-		}
-		raw.Params[k] = inc.Params[k]
-		from("params."+k, "params."+k)
 	}
 	if raw.Block == nil {
 		raw.Block = map[string][]stepRaw{}
 	}
-	for _, k := range sortedKeys(inc.Block) {
-		if _, ok := raw.Block[k]; ok {
-			return dup("block", k)
-		}
-		raw.Block[k] = inc.Block[k]
-		from("block."+k, "block."+k)
+	if err := mergeTable(raw.Profile, inc.Profile, "profile", "profile.", dup, from); err != nil {
+		return err
 	}
-	if raw.Kernel == nil && inc.Kernel != nil {
+	if err := mergeTable(raw.Params, inc.Params, "param", "params.", dup, from); err != nil {
+		return err
+	}
+	if err := mergeTable(raw.Block, inc.Block, "block", "block.", dup, from); err != nil {
+		return err
+	}
+	if inc.Kernel != nil {
+		if raw.Kernel != nil {
+			return incloc.errAt("kernel", []string{"[kernel]"}, "[kernel] is set both here and in %s; keep one", loc.file)
+		}
 		raw.Kernel = inc.Kernel
 		from("kernel", "kernel")
 	}
