@@ -291,12 +291,7 @@ func (e *Engine) down(i int, s slot) int {
 	}
 	if c := 4*i + 1; c < n {
 		// The last, partial group: these slots have no children.
-		m := c
-		for k := c + 1; k < n; k++ {
-			if before(&h[k], &h[m]) != 0 {
-				m = k
-			}
-		}
+		m := earliest(h, c, n)
 		if before(&h[m], &s) != 0 {
 			h[i] = h[m]
 			h[i].ev.index = i
@@ -337,16 +332,22 @@ func (e *Engine) pop() *Event {
 		i = c + int(m)
 	}
 	if c := 4*i + 1; c < n {
-		m := c
-		for k := c + 1; k < n; k++ {
-			if before(&h[k], &h[m]) != 0 {
-				m = k
-			}
-		}
+		m := earliest(h, c, n)
 		h[i] = h[m]
 		h[i].ev.index = i
 		i = m
 	}
 	e.up(i, s)
 	return ev
+}
+
+// earliest returns the index of the earliest slot in h[c:n].
+func earliest(h []slot, c, n int) int {
+	m := c
+	for k := c + 1; k < n; k++ {
+		if before(&h[k], &h[m]) != 0 {
+			m = k
+		}
+	}
+	return m
 }
