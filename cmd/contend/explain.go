@@ -73,7 +73,13 @@ func writeExplain(buf *bytes.Buffer, s *scenarios.Scenario, se *scenarios.Series
 	}
 	fmt.Fprintf(buf, "%s / %s, variant %s, profile %s\n", s.Name, se.Name, variant, se.Profile)
 	if res.Packets > 0 {
-		fmt.Fprintf(buf, "throughput: %.3f Mpps per core, %.3f Mpps total on %d CPU%s\n", res.PPSPerCore/1e6, res.PPS/1e6, len(res.Cores), plural(len(res.Cores)))
+		flood := 0
+		for _, c := range res.Cores {
+			if c.Role == "flood" {
+				flood++
+			}
+		}
+		fmt.Fprintf(buf, "throughput: %.3f Mpps per core, %.3f Mpps total on %d CPU%s\n", res.PPSPerCore/1e6, res.PPS/1e6, flood, plural(flood))
 	}
 	if b := res.Batch; b != nil {
 		fmt.Fprintf(buf, "batch: %d ops in %.3f s, CPU utilization %.1f%%, %.1f µs per op\n", b.Ops, b.Seconds, 100*b.CPUUtil, b.MeanOpUs)
@@ -98,13 +104,19 @@ func writeExplain(buf *bytes.Buffer, s *scenarios.Scenario, se *scenarios.Series
 	fmt.Fprintf(buf, "\nsimulated perf c2c (shared lines):\n")
 	tw = tabwriter.NewWriter(buf, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "  Line\ttransfers/%s\tHITM/%s\tqueue ns/%s\tmean queue ns\n", unit, unit, unit)
+	shared := 0
 	for _, l := range res.Lines {
 		if l.PerCPU {
 			continue
 		}
+		shared++
 		fmt.Fprintf(tw, "  %s\t%.3f\t%.3f\t%.2f\t%.2f\n", l.Name, l.TransfersPerPacket, l.HITMPerPacket, l.QueueNsPerPacket, l.MeanQueueNs)
 	}
 	tw.Flush()
+	if shared == 0 {
+		fmt.Fprintf(buf, "  (no shared line was touched)\n")
+	}
+	writeRCUWhy(buf, w, res)
 	prof := w.M.Prof
 	lines := map[string]models.LineResult{}
 	for _, l := range res.Lines {
@@ -154,4 +166,30 @@ func isLock(res *models.Result, name string) bool {
 		}
 	}
 	return false
+}
+
+// writeRCUWhy explains time spent waiting for grace periods and memory
+// waiting to be freed.
+func writeRCUWhy(buf *bytes.Buffer, w *models.World, res *models.Result) {
+	r := res.RCU
+	if r.GracePeriods == 0 {
+		return
+	}
+	k := w.K
+	fmt.Fprintf(buf, "\nRCU: %d grace periods, %.3f ms on average (p99 %.3f ms); HZ=%d, first force-quiescent-state\n", r.GracePeriods, r.MeanGPMs, r.P99GPMs, k.HZ)
+	fmt.Fprintf(buf, "  scan after %d jiff%s (%.1f ms), then every %d.\n", k.JiffiesTillFirstFQS, map[bool]string{true: "y", false: "ies"}[k.JiffiesTillFirstFQS == 1], float64(k.JiffiesTillFirstFQS)*w.Jiffy.Seconds()*1e3, k.JiffiesTillNextFQS)
+	if b := res.Batch; b != nil {
+		for _, oc := range b.OffCPU {
+			if oc.Label != "synchronize_rcu" || b.Ops == 0 {
+				continue
+			}
+			fmt.Fprintf(buf, "why: every operation sleeps in synchronize_rcu for %.2f ms: it waits for a grace period that starts\n", 1e3*oc.Seconds/float64(b.Ops))
+			fmt.Fprintf(buf, "  after the call, whose callback runs at the tick after it ends and only then wakes the\n")
+			fmt.Fprintf(buf, "  caller, so the cost is set by jiffies, not by the CPU: utilization is %.1f%%. Deferring the free\n", 100*b.CPUUtil)
+			fmt.Fprintf(buf, "  (call_rcu, queue_rcu_work) removes the wait.\n")
+		}
+	}
+	if r.PendingBytesMax > 0 {
+		fmt.Fprintf(buf, "deferred frees: up to %.0f bytes waited for a grace period (%.0f on average), %d bytes freed.\n", r.PendingBytesMax, r.PendingBytesMean, r.FreedBytes)
+	}
 }
