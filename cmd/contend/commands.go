@@ -49,6 +49,24 @@ type table struct {
 	Variants []string    `json:"variants"`
 	X        []float64   `json:"x"`
 	Values   [][]float64 `json:"values"` // [x][variant]
+	// Unmeasured lists the variants with no reference point for this
+	// metric: their columns are predictions only.
+	Unmeasured []string `json:"unmeasured"`
+}
+
+// unmeasured returns the variants of se with no reference for metric.
+func unmeasured(se *scenarios.Series, metric string) []string {
+	out := []string{}
+	for _, v := range se.Variants {
+		found := false
+		for _, r := range se.Refs {
+			found = found || (r.Variant == v && r.Metric == metric)
+		}
+		if !found {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 type metricUnit struct{ metric, unit string }
@@ -148,7 +166,7 @@ func runTables(name string, sweep bool, args []string, stdout, stderr io.Writer)
 				}
 				for _, mu := range metricsOf(s, se) {
 					t := table{Series: se.Name, Profile: se.Profile, Metric: mu.metric, Unit: mu.unit, Axis: axis,
-						Variants: se.Variants, X: xs, Values: make([][]float64, len(xs))}
+						Variants: se.Variants, X: xs, Values: make([][]float64, len(xs)), Unmeasured: unmeasured(se, mu.metric)}
 					for i := range xs {
 						t.Values[i] = make([]float64, len(se.Variants))
 						for j := range se.Variants {
@@ -225,6 +243,9 @@ func writeTable(buf *bytes.Buffer, t table) {
 		fmt.Fprintln(tw)
 	}
 	tw.Flush()
+	if len(t.Unmeasured) > 0 && len(t.Unmeasured) < len(t.Variants) {
+		fmt.Fprintf(buf, "  no published %s for %s: predictions only\n", t.Metric, strings.Join(t.Unmeasured, ", "))
+	}
 }
 
 // signed prints v with a sign and prec decimals; a value that rounds to zero
