@@ -29,6 +29,7 @@ var metricUnits = map[string][]string{
 	"duration":            {"s", "ms"},
 	"cpu_util":            {"%"},
 	"grace_period":        {"ms"},
+	"drops":               {"%"},
 }
 
 type checker struct {
@@ -672,7 +673,7 @@ func (c *checker) series(i int, sr *seriesRaw, variants map[string]bool) {
 		}
 		ref.X, ref.Value = *r.X, *r.Value
 		if units, ok := unitsOf(ref.Metric); !ok {
-			c.fail("series.reference.metric", key("metric"), "%q is not a metric contend predicts; use throughput_per_core, throughput (Mpps/kpps/pps), cost (ns), duration (s), cpu_util (%%), grace_period (ms), share_of_cycles_<label> (%%) or offcpu_in_<label> (s)", ref.Metric)
+			c.fail("series.reference.metric", key("metric"), "%q is not a metric contend predicts; use throughput_per_core, throughput (Mpps/kpps/pps), cost (ns), duration (s), cpu_util (%%), grace_period (ms), drops (%%), share_of_cycles_<label> (%%) or offcpu_in_<label> (s)", ref.Metric)
 		} else if !slices.Contains(units, ref.Unit) {
 			c.fail("series.reference.unit", key("unit"), "%q is not a unit of %s; use %s", ref.Unit, ref.Metric, orList(units))
 		}

@@ -26,6 +26,11 @@ func Metric(r *models.Result, metric, unit string) (float64, error) {
 			return 0, fmt.Errorf("duration needs a batch workload")
 		}
 		return r.Batch.Seconds * scale, nil
+	case "drops":
+		if r.Offered == 0 {
+			return 0, nil
+		}
+		return 100 * float64(r.Dropped) / float64(r.Offered), nil
 	case "grace_period":
 		return r.RCU.MeanGPMs * scale / 1e3, nil
 	case "cpu_util":

@@ -91,6 +91,9 @@ func metricsOf(s *scenarios.Scenario, se *scenarios.Series) []metricUnit {
 		case "both":
 			return []metricUnit{{"duration", "s"}, {"cpu_util", "%"}, {"grace_period", "ms"}, {"throughput_per_core", "Mpps"}}
 		}
+		if s.Workload.Rate > 0 {
+			return []metricUnit{{"throughput_per_core", "Mpps"}, {"throughput", "Mpps"}, {"drops", "%"}}
+		}
 		return []metricUnit{{"throughput_per_core", "Mpps"}, {"throughput", "Mpps"}}
 	}
 	return out
