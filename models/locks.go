@@ -111,11 +111,17 @@ func (l *Spinlock) take(c *cpu.Core, contended bool) {
 		panic(fmt.Sprintf("models: %s: cpu %d acquires while cpu %d holds it", l.Name, c.ID, l.holder))
 	}
 	l.holder = c.ID
-	l.Stats.Acquisitions++
+	l.w.acquired(c, &l.Stats, contended)
+}
+
+// acquired records that c now holds a spinning lock (spinlock or rwlock):
+// it may not sleep until it lets go, and it no longer waits for anything.
+func (w *World) acquired(c *cpu.Core, stats *LockStats, contended bool) {
+	stats.Acquisitions++
 	if contended {
-		l.Stats.Contended++
+		stats.Contended++
 	}
-	st := &l.w.percpu[c.ID]
+	st := &w.percpu[c.ID]
 	st.spinHeld++
 	st.waitFor = nil
 }
@@ -244,11 +250,7 @@ func (l *Spinlock) lockMCS(c *cpu.Core) (cpu.Outcome, sim.Time) {
 
 func (l *Spinlock) grantedMCS(c *cpu.Core, done sim.Time) (cpu.Outcome, sim.Time) {
 	l.granted[c.ID], l.phase[c.ID] = false, 0
-	st := &l.w.percpu[c.ID]
-	st.spinHeld++
-	st.waitFor = nil
-	l.Stats.Acquisitions++
-	l.Stats.Contended++
+	l.w.acquired(c, &l.Stats, true)
 	return cpu.Next, done
 }
 

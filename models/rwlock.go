@@ -78,10 +78,7 @@ func (s *ReadLockStep) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
 	if l.writer < 0 && (l.waiting == 0 || l.readers[id] > 0) {
 		l.readers[id]++
 		l.nread++
-		l.Stats.Acquisitions++
-		st := &l.w.percpu[id]
-		st.spinHeld++
-		st.waitFor = nil
+		l.w.acquired(c, &l.Stats, false)
 		return cpu.Next, done
 	}
 	if !l.w.wait(c, l) {
@@ -134,10 +131,7 @@ func (s *WriteLockStep) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
 		}
 		l.phase[id] = 0
 		l.writer = id
-		l.Stats.Acquisitions++
-		st := &l.w.percpu[id]
-		st.spinHeld++
-		st.waitFor = nil
+		l.w.acquired(c, &l.Stats, false)
 		return cpu.Next, done
 	}
 	if l.phase[id] == 0 {
