@@ -2,7 +2,6 @@ package scenarios
 
 import (
 	"fmt"
-	"math"
 	"strings"
 
 	"contend/cacheline"
@@ -140,9 +139,6 @@ func (s *Scenario) Build(p Point) (*models.World, models.RunSpec, error) {
 		params[p.Axis] = v
 	}
 	prof.resolve()
-	if prof.AtomicOverlap < 0 || prof.AtomicOverlap > 1 {
-		prof.AtomicOverlap = math.Max(0, math.Min(1, prof.AtomicOverlap))
-	}
 	m, err := cpu.NewMachine(prof.Profile, uint64(p.Seed))
 	if err != nil {
 		return nil, spec, fmt.Errorf("%s: %w", s.Name, err)
