@@ -74,6 +74,7 @@ type Stats struct {
 	QueueDelay    sim.Time // total wait for the line to become free
 	MaxQueueDelay sim.Time // longest single wait
 	ByCore        []uint64 // accesses by core
+	TransfersBy   []uint64 // transfers by requesting core (the heat map of who pulls the line)
 	TransferTime  sim.Time // total time the line spent moving
 }
 
@@ -134,7 +135,8 @@ func (l *Line) clearSharers() {
 
 // ResetStats zeroes the counters, keeping the coherence state.
 func (l *Line) ResetStats() {
-	by := l.Stats.ByCore
+	by, tby := l.Stats.ByCore, l.Stats.TransfersBy
 	clear(by)
-	l.Stats = Stats{ByCore: by}
+	clear(tby)
+	l.Stats = Stats{ByCore: by, TransfersBy: tby}
 }

@@ -44,6 +44,7 @@ func (s *System) NewLine(name string, perCPU bool) (*Line, error) {
 		sharers: make([]uint64, (n+63)/64),
 	}
 	l.Stats.ByCore = make([]uint64, n)
+	l.Stats.TransfersBy = make([]uint64, n)
 	s.lines = append(s.lines, l)
 	s.byName[name] = l
 	return l, nil
@@ -97,6 +98,7 @@ func (s *System) Access(now sim.Time, core int, l *Line, op Op, hold sim.Time) R
 	done := start + service
 	l.freeAt = done + hold
 	st.Transfers++
+	st.TransfersBy[core]++
 	st.TransferTime += service
 	if l.owner >= 0 && l.dirty {
 		st.HITM++

@@ -123,6 +123,9 @@ func (w *World) acquired(c *cpu.Core, stats *LockStats, contended bool) {
 	}
 	st := &w.percpu[c.ID]
 	st.spinHeld++
+	if st.waitFor != nil {
+		w.recordWait(c.Now() - st.waitSince)
+	}
 	st.waitFor = nil
 }
 
@@ -134,6 +137,7 @@ func (w *World) wait(c *cpu.Core, l locker) bool {
 		return false
 	}
 	w.percpu[c.ID].waitFor = l
+	w.percpu[c.ID].waitSince = c.Now()
 	return true
 }
 

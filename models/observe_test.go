@@ -57,3 +57,74 @@ func TestObserveSamples(t *testing.T) {
 		}
 	}
 }
+
+// TestObserveContention checks the chart fields of a sample against the
+// result of the same run: two CPUs fighting for a ticket lock. At the last
+// sample (the end of the run) the line x CPU transfers add up to the line's
+// transfers, the lock-wait histogram counts every contended acquisition, and
+// each CPU's state times add up to the measured interval. Observing still
+// does not change the run.
+func TestObserveContention(t *testing.T) {
+	run := func(observe bool) (*models.Result, models.Sample) {
+		w := newWorld(t, testProfile(cpu.ExponentialJitter), 1, models.DefaultKernel())
+		l := newSpinlock(t, w, models.Ticket)
+		p := &cpu.Program{Name: "locked", Steps: []cpu.Step{
+			compute(w, "stack", 30*sim.Nanosecond), &models.LockStep{L: l},
+			compute(w, "ingress", 20*sim.Nanosecond), &models.UnlockStep{L: l}}}
+		spec := models.RunSpec{Flood: &models.Flood{CPUs: firstN(2), Program: p},
+			Warmup: 10 * sim.Microsecond, Duration: 200 * sim.Microsecond}
+		var last models.Sample
+		if observe {
+			spec.SampleEvery = 7 * sim.Microsecond
+			spec.Observe = func(s models.Sample) {
+				last = s
+				last.States = append(last.States[:0:0], s.States...)
+				last.LockWait = append([]uint64(nil), s.LockWait...)
+				last.Transfers = [][]uint64{append([]uint64(nil), s.Transfers[0]...)}
+			}
+		}
+		res, err := w.Run(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res, last
+	}
+	plain, _ := run(false)
+	res, last := run(true)
+	if plain.Packets != res.Packets || plain.Lines[0].Transfers != res.Lines[0].Transfers {
+		t.Fatalf("observing changed the run: %d/%d packets, %d/%d transfers",
+			plain.Packets, res.Packets, plain.Lines[0].Transfers, res.Lines[0].Transfers)
+	}
+	if got := last.Now; got != 210*sim.Microsecond {
+		t.Fatalf("last sample at %v, want the end of the run", got)
+	}
+	var transfers, waits uint64
+	for _, n := range last.Transfers[0] {
+		transfers += n
+	}
+	for _, n := range last.LockWait {
+		waits += n
+	}
+	// Events at the very end instant may fire after the last sample: allow
+	// the one or two acquisitions and transfers they can hold.
+	if want := res.Lines[0].Transfers; transfers > want || transfers+4 < want || want < 100 {
+		t.Errorf("transfers by CPU add up to %d, the line had %d", transfers, want)
+	}
+	if want := res.Locks[0].Contended; waits > want || waits+2 < want || want < 100 {
+		t.Errorf("lock-wait histogram holds %d waits, the lock had %d contended acquisitions", waits, want)
+	}
+	for i, st := range last.States {
+		var sum sim.Time
+		for _, d := range st {
+			sum += d
+		}
+		// A CPU is charged up to its last step; the step in progress (at
+		// most a transfer plus the critical section) is not yet counted.
+		if span := 200 * sim.Microsecond; sum > span || sum < span-200*sim.Nanosecond {
+			t.Errorf("cpu %d: states add up to %v of %v", last.CPUs[i], sum, span)
+		}
+		if st[cpu.Spin] == 0 || st[cpu.Work] == 0 {
+			t.Errorf("cpu %d: no spin or no work in %v", last.CPUs[i], st)
+		}
+	}
+}

@@ -3,7 +3,9 @@ package models
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 
+	"contend/cacheline"
 	"contend/cpu"
 	"contend/sim"
 )
@@ -43,13 +45,37 @@ type RunSpec struct {
 	Observe     func(Sample)
 }
 
-// Sample is a snapshot of a running simulation.
+// Sample is a snapshot of a running simulation. Counts and times are
+// cumulative over the measured interval so far; a chart takes differences.
 type Sample struct {
 	Now      sim.Time `json:"now_ps"`
 	Packets  []uint64 `json:"packets"` // per flood CPU, in the measured interval so far
 	BatchOps int64    `json:"batch_ops"`
 	RCUGPs   uint64   `json:"grace_periods"`
 	Pending  float64  `json:"pending_bytes"`
+
+	// CPUs are the workload's CPUs (the flood's, then the batch's); States
+	// is the time each has been charged in each cpu.State, in that order.
+	CPUs   []int                     `json:"cpus"`
+	States [][cpu.NumStates]sim.Time `json:"states_ps"`
+	// Lines are the shared (not per-cpu) lines; Transfers[i][j] counts the
+	// transfers of line i to CPUs[j].
+	Lines     []string   `json:"lines"`
+	Transfers [][]uint64 `json:"transfers"`
+	// LockWait counts spinning-lock acquisitions that waited, by the length
+	// of the wait: bucket i holds [2^i, 2^(i+1)) ns.
+	LockWait []uint64 `json:"lock_wait"`
+	// GPActive says a grace period is in progress, and since when.
+	GPActive bool     `json:"gp_active"`
+	GPStart  sim.Time `json:"gp_start_ps"`
+}
+
+// LockWaitBuckets is the length of Sample.LockWait: up to 2^32 ns (4 s).
+const LockWaitBuckets = 33
+
+func (w *World) recordWait(d sim.Time) {
+	ns := uint64(max(d, 0) / sim.Nanosecond)
+	w.lockWait[min(max(bits.Len64(ns), 1)-1, LockWaitBuckets-1)]++
 }
 
 // driver is the cpu.Driver of every core a workload runs on.
@@ -194,24 +220,10 @@ func (w *World) Run(spec RunSpec) (*Result, error) {
 		w.RCU.Stats.GracePeriods, w.RCU.Stats.Callbacks, w.RCU.Stats.FreedBytes = 0, 0, 0
 		w.RCU.Stats.GPLatency.Reset()
 		w.RCU.Stats.Pending.Reset(now)
+		w.lockWait = [LockWaitBuckets]uint64{}
 	}
 	if spec.Observe != nil && spec.SampleEvery > 0 {
-		var sample Sample
-		if spec.Flood != nil {
-			sample.Packets = make([]uint64, len(spec.Flood.CPUs))
-		}
-		m.Eng.Observe(spec.SampleEvery, func(now sim.Time) {
-			sample.Now = now
-			if f := spec.Flood; f != nil {
-				for i, id := range f.CPUs {
-					sample.Packets[i] = m.Cores[id].Completed
-				}
-			}
-			sample.BatchOps = d.opsDone
-			sample.RCUGPs = w.RCU.Stats.GracePeriods
-			sample.Pending = w.RCU.Stats.Pending.Value()
-			spec.Observe(sample)
-		})
+		w.observe(d, spec)
 	}
 	err := m.Run(ctl)
 	if errors.Is(err, sim.ErrCanceled) && d.finished {
@@ -235,4 +247,51 @@ func resetLockStats(l locker) {
 	case *Mutex:
 		l.Stats = LockStats{}
 	}
+}
+
+// observe installs spec.Observe on the engine. The sample's slices are
+// allocated once and refilled, so observing allocates nothing per sample.
+func (w *World) observe(d *driver, spec RunSpec) {
+	m := w.M
+	var sample Sample
+	if f := spec.Flood; f != nil {
+		sample.Packets = make([]uint64, len(f.CPUs))
+		sample.CPUs = append(sample.CPUs, f.CPUs...)
+	}
+	if b := spec.Batch; b != nil {
+		sample.CPUs = append(sample.CPUs, b.CPU)
+	}
+	sample.States = make([][cpu.NumStates]sim.Time, len(sample.CPUs))
+	var shared []*cacheline.Line
+	for _, l := range m.Lines.Lines() {
+		if !l.PerCPU {
+			shared = append(shared, l)
+			sample.Lines = append(sample.Lines, l.Name)
+			sample.Transfers = append(sample.Transfers, make([]uint64, len(sample.CPUs)))
+		}
+	}
+	sample.LockWait = w.lockWait[:]
+	m.Eng.Observe(spec.SampleEvery, func(now sim.Time) {
+		sample.Now = now
+		for i := range sample.Packets {
+			sample.Packets[i] = m.Cores[spec.Flood.CPUs[i]].Completed
+		}
+		for i, id := range sample.CPUs {
+			c := m.Cores[id]
+			for s := range cpu.State(cpu.NumStates) {
+				sample.States[i][s] = 0
+				for l := range m.Labels() {
+					sample.States[i][s] += c.Time(cpu.Label(l), s)
+				}
+			}
+			for j, l := range shared {
+				sample.Transfers[j][i] = l.Stats.TransfersBy[id]
+			}
+		}
+		sample.BatchOps = d.opsDone
+		sample.RCUGPs = w.RCU.Stats.GracePeriods
+		sample.Pending = w.RCU.Stats.Pending.Value()
+		sample.GPActive, sample.GPStart = w.RCU.active, w.RCU.gpStart
+		spec.Observe(sample)
+	})
 }

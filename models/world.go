@@ -70,6 +70,9 @@ type World struct {
 	percpu []coreState
 	locks  []locker
 	gates  int
+	// lockWait counts spinning-lock waits by length: bucket i holds waits
+	// of [2^i, 2^(i+1)) ns (bucket 0 also the shorter ones).
+	lockWait [LockWaitBuckets]uint64
 	// Items is the number of items inserted so far: the length a ScanStep
 	// walks. A batch adds one per operation.
 	Items int64
@@ -78,8 +81,9 @@ type World struct {
 type coreState struct {
 	spinHeld  int // spinlocks and rwlocks held: no sleeping
 	mutexHeld int
-	rcuDepth  int     // rcu_read_lock nesting
-	waitFor   locker  // lock this core waits for (deadlock detection)
+	rcuDepth  int    // rcu_read_lock nesting
+	waitFor   locker // lock this core waits for (deadlock detection)
+	waitSince sim.Time
 	lastJiffy []int64 // per-cpu jiffy gates, by gate id
 	kind      coreKind
 }
