@@ -1,0 +1,102 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"os/signal"
+	"runtime"
+	"time"
+
+	"contend/web"
+)
+
+func cmdServe(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("contend serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", "127.0.0.1:8080", "listen on `HOST:PORT` (loopback by default: the page runs simulations for whoever reaches it)")
+	dir := fs.String("dir", "", "also offer the scenarios (*.toml) in `DIR`")
+	open := fs.Bool("open", false, "open the page in a browser")
+	dev := fs.Bool("dev", false, "serve the page from web/static on disk (edit and reload)")
+	maxRuns := fs.Int("max-runs", 4, "runs going at once, at most")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return flag.ErrHelp
+		}
+		return errUsage
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("serve takes no scenario names (got %s); pick them in the page, or give --dir", fs.Arg(0))
+	}
+	opts := web.Options{MaxRuns: *maxRuns, Logf: func(f string, a ...any) { fmt.Fprintf(stderr, "contend serve: "+f+"\n", a...) }}
+	if *dir != "" {
+		if st, err := os.Stat(*dir); err != nil || !st.IsDir() {
+			return fmt.Errorf("--dir %s: not a folder; give the folder that holds your .toml scenarios", *dir)
+		}
+		opts.Dir = os.DirFS(*dir)
+	}
+	if *dev {
+		if _, err := os.Stat("web/static/index.html"); err != nil {
+			return fmt.Errorf("--dev serves web/static from the current folder; run it from the repository's root")
+		}
+		opts.Assets = os.DirFS("web/static")
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return fmt.Errorf("--addr %s: %w", *addr, err)
+	}
+	if host, _, _ := net.SplitHostPort(*addr); !isLoopback(host) {
+		fmt.Fprintf(stderr, "contend serve: warning: listening on %s, not loopback: anyone who reaches it can run simulations on this machine\n", ln.Addr())
+	}
+	url := "http://" + ln.Addr().String() + "/"
+	fmt.Fprintf(stdout, "contend serve: %s\n", url)
+	if *open {
+		openBrowser(url, stderr)
+	}
+	return serve(ln, web.New(opts))
+}
+
+// serve runs until SIGINT, then stops the runs and closes the connections.
+func serve(ln net.Listener, s *web.Server) error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	s.Close()
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return srv.Shutdown(sctx)
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+func openBrowser(url string, stderr io.Writer) {
+	cmd := "xdg-open"
+	switch runtime.GOOS {
+	case "darwin":
+		cmd = "open"
+	case "windows":
+		cmd = "explorer"
+	}
+	if err := exec.Command(cmd, url).Start(); err != nil {
+		fmt.Fprintf(stderr, "contend serve: --open: %v; open %s yourself\n", err, url)
+	}
+}

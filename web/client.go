@@ -1,0 +1,172 @@
+package web
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// frameWriter is the write side of a connection; tests pass a fake.
+type frameWriter interface {
+	WriteJSON(v any) error
+	Ping() error
+}
+
+// entry is a sample waiting for the next frame (with when it was taken), or
+// a control message (started, done, error...) to send in its turn.
+type entry struct {
+	at   time.Time
+	s    Sample
+	ctrl any
+}
+
+// client is one page. Runs push samples into it without ever blocking; its
+// pump sends them at its own pace and drops what it cannot send in time.
+type client struct {
+	limits limits
+	wake   chan struct{} // a control message is queued
+
+	mu      sync.Mutex
+	queue   []entry
+	samples int // entries of queue that are samples
+	dropped uint64
+	told    uint64 // dropped as of the last frame
+	run     *run   // being watched, if any
+}
+
+// limits bound what a client costs and how fresh its frames are.
+type limits struct {
+	frame   time.Duration // at least this long between sample frames
+	queue   int           // samples held for one page at most
+	maxAge  time.Duration // older samples are dropped, not delivered
+	ping    time.Duration
+	ctrlCap int // control messages held at most
+}
+
+func newClient(l limits) *client {
+	return &client{limits: l, wake: make(chan struct{}, 1)}
+}
+
+// push queues a sample; when the queue is full the oldest sample goes.
+func (c *client) push(s Sample, now time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.samples == c.limits.queue {
+		c.dropOldest()
+	}
+	c.queue = append(c.queue, entry{at: now, s: s})
+	c.samples++
+}
+
+func (c *client) dropOldest() {
+	for i, e := range c.queue {
+		if e.ctrl == nil {
+			c.queue = append(c.queue[:i], c.queue[i+1:]...)
+			c.samples--
+			c.dropped++
+			return
+		}
+	}
+}
+
+// send queues a control message after the samples before it. A page that
+// reads nothing fills the queue; then its control messages are dropped too.
+func (c *client) send(m any) {
+	c.mu.Lock()
+	if len(c.queue)-c.samples >= c.limits.ctrlCap {
+		c.dropped++
+	} else {
+		c.queue = append(c.queue, entry{ctrl: m})
+	}
+	c.mu.Unlock()
+	select {
+	case c.wake <- struct{}{}:
+	default:
+	}
+}
+
+// take returns the messages to write now: every control message queued, each
+// preceded by a frame of the samples before it, and, when tick is set, a
+// frame of the samples after the last one. Samples older than maxAge at now
+// are dropped.
+func (c *client) take(now time.Time, tick bool) []any {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []any
+	id := ""
+	if c.run != nil {
+		id = c.run.id
+	}
+	start := 0
+	for i, e := range c.queue {
+		if e.ctrl != nil {
+			if f, ok := c.frame(now, id, c.queue[start:i]); ok {
+				out = append(out, f)
+			}
+			out = append(out, e.ctrl)
+			start = i + 1
+		}
+	}
+	rest := c.queue[start:]
+	if tick {
+		if f, ok := c.frame(now, id, rest); ok {
+			out = append(out, f)
+		}
+		rest = nil
+	}
+	// A fresh slice: the old backing array may be large after a burst.
+	c.queue = append([]entry(nil), rest...)
+	c.samples = len(c.queue)
+	return out
+}
+
+// frame makes a frame of samples q; it goes even without samples when more
+// were dropped, so that the page learns of every loss.
+func (c *client) frame(now time.Time, id string, q []entry) (Frame, bool) {
+	for len(q) > 0 && now.Sub(q[0].at) > c.limits.maxAge {
+		q = q[1:]
+		c.dropped++
+	}
+	if len(q) == 0 && c.told == c.dropped {
+		return Frame{}, false
+	}
+	c.told = c.dropped
+	f := Frame{Type: "sample", Run: id, Samples: make([]Sample, len(q)), Dropped: c.dropped}
+	if len(q) > 0 {
+		f.AgeMs = float64(now.Sub(q[0].at)) / float64(time.Millisecond)
+	}
+	for i, e := range q {
+		f.Samples[i] = e.s
+	}
+	return f, true
+}
+
+// pump writes to w until ctx ends or a write fails. Sample frames go out at
+// most once per frame interval; control messages go at once, after the
+// samples queued before them.
+func (c *client) pump(ctx context.Context, w frameWriter) error {
+	tick := time.NewTicker(c.limits.frame)
+	defer tick.Stop()
+	ping := time.NewTicker(c.limits.ping)
+	defer ping.Stop()
+	for {
+		var msgs []any
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-tick.C:
+			msgs = c.take(time.Now(), true)
+		case <-c.wake:
+			msgs = c.take(time.Now(), false)
+		case <-ping.C:
+			if err := w.Ping(); err != nil {
+				return err
+			}
+		}
+		for _, m := range msgs {
+			if err := w.WriteJSON(m); err != nil {
+				return err
+			}
+		}
+	}
+}

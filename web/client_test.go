@@ -1,0 +1,143 @@
+package web
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+)
+
+// fakeConn records frames with the (fake) time they were written; each write
+// takes delay.
+type fakeConn struct {
+	delay  time.Duration
+	mu     sync.Mutex
+	frames []Frame
+	at     []time.Time
+	other  []any
+}
+
+func (f *fakeConn) WriteJSON(v any) error {
+	time.Sleep(f.delay)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if fr, ok := v.(Frame); ok {
+		f.frames = append(f.frames, fr)
+		f.at = append(f.at, time.Now())
+	} else {
+		f.other = append(f.other, v)
+	}
+	return nil
+}
+
+func (f *fakeConn) Ping() error { return nil }
+
+// pace pushes a sample every interval for span into a client that writes to
+// conn, then sends a done, and returns how many samples it pushed.
+func pace(t *testing.T, l limits, conn *fakeConn, every, span time.Duration) int {
+	c := newClient(l)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		c.pump(ctx, conn)
+		close(done)
+	}()
+	n := 0
+	for start := time.Now(); time.Since(start) < span; n++ {
+		c.push(Sample{NowNs: float64(n)}, time.Now())
+		time.Sleep(every)
+	}
+	c.send(Done{Type: "done"})
+	time.Sleep(time.Second + 3*conn.delay)
+	cancel()
+	<-done
+	return n
+}
+
+var testLimits = limits{frame: time.Second / 30, queue: 1024, maxAge: time.Second, ping: time.Minute, ctrlCap: 4}
+
+// TestPacingFast: a fast page gets every sample, in at most 30 frames a
+// second (plus the one a done flushes), and the done after the last sample.
+func TestPacingFast(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		conn := &fakeConn{}
+		n := pace(t, testLimits, conn, time.Millisecond, 3*time.Second)
+		got := 0
+		for i, f := range conn.frames {
+			for k, s := range f.Samples {
+				if s.NowNs != float64(got) {
+					t.Fatalf("frame %d sample %d is sample %v, want %d: samples lost or reordered", i, k, s.NowNs, got)
+				}
+				got++
+			}
+			if f.Dropped != 0 {
+				t.Fatalf("frame %d: %d dropped for a page that keeps up", i, f.Dropped)
+			}
+		}
+		if got != n {
+			t.Fatalf("delivered %d of %d samples", got, n)
+		}
+		if want := 3*30 + 1; len(conn.frames) > want || len(conn.frames) < want-3 {
+			t.Errorf("%d frames in 3 s, want about %d", len(conn.frames), want)
+		}
+		for i := 1; i < len(conn.at)-1; i++ {
+			if gap := conn.at[i].Sub(conn.at[i-1]); gap < time.Second/30 {
+				t.Errorf("frames %d and %d %v apart, less than 1/30 s", i-1, i, gap)
+			}
+		}
+		if len(conn.other) != 1 {
+			t.Fatalf("control messages %v, want the done", conn.other)
+		}
+	})
+}
+
+// TestPacingSlow: a page whose writes take 300 ms gets fewer, fuller frames;
+// with a queue of 100 samples it cannot hold the 300 produced meanwhile, so
+// the oldest are dropped, counted, and the producer never waits. No frame
+// carries a sample older than a second.
+func TestPacingSlow(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		l := testLimits
+		l.queue = 100
+		conn := &fakeConn{delay: 300 * time.Millisecond}
+		start := time.Now()
+		n := pace(t, l, conn, time.Millisecond, 3*time.Second)
+		if took := time.Since(start); took > 5*time.Second+100*time.Millisecond {
+			t.Fatalf("producer took %v: it waited for the page", took)
+		}
+		last := conn.frames[len(conn.frames)-1]
+		got := 0
+		for _, f := range conn.frames {
+			got += len(f.Samples)
+			if f.AgeMs > 1000 {
+				t.Errorf("frame with a sample %v ms old", f.AgeMs)
+			}
+		}
+		if got+int(last.Dropped) != n {
+			t.Fatalf("delivered %d + dropped %d != %d pushed", got, last.Dropped, n)
+		}
+		if last.Dropped == 0 || len(conn.frames) > 11 {
+			t.Fatalf("%d frames, %d dropped: a slow page should get few frames and miss samples", len(conn.frames), last.Dropped)
+		}
+	})
+}
+
+// TestPacingStale: a page stuck for two seconds in one write gets no sample
+// older than a second afterwards, even with room in the queue.
+func TestPacingStale(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		conn := &fakeConn{delay: 2 * time.Second}
+		n := pace(t, testLimits, conn, 10*time.Millisecond, 5*time.Second)
+		got := 0
+		for _, f := range conn.frames {
+			got += len(f.Samples)
+			if f.AgeMs > 1000 {
+				t.Errorf("frame with a sample %v ms old", f.AgeMs)
+			}
+		}
+		if last := conn.frames[len(conn.frames)-1]; last.Dropped == 0 || got+int(last.Dropped) != n {
+			t.Fatalf("delivered %d, dropped %d of %d", got, last.Dropped, n)
+		}
+	})
+}

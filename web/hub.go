@@ -1,0 +1,280 @@
+package web
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"contend/models"
+	"contend/scenarios"
+	"contend/sim"
+)
+
+// samplesPerRun is how many samples a run's measured interval is cut into:
+// enough for a smooth chart, few enough for a page to draw.
+const samplesPerRun = 200
+
+// hub owns the runs going on and who watches them.
+type hub struct {
+	maxRuns int
+	now     func() time.Time
+
+	mu    sync.Mutex
+	runs  map[string]*run
+	next  int
+	slots int // runs going (a sweep counts as one)
+	done  sync.WaitGroup
+}
+
+// run is one simulation (or a sweep) and the pages watching it.
+type run struct {
+	id string
+	h  *hub
+
+	mu       sync.Mutex
+	watchers []*client
+	stopped  bool
+	eng      *sim.Engine // of the replication in progress, to cancel it
+}
+
+func newHub(maxRuns int, now func() time.Time) *hub {
+	return &hub{maxRuns: maxRuns, now: now, runs: map[string]*run{}}
+}
+
+var errBusy = errors.New("busy")
+
+// begin reserves a slot for a new run watched by c, or says why not.
+func (h *hub) begin(c *client) (*run, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.slots >= h.maxRuns {
+		return nil, fmt.Errorf("%w: %d runs are going, the most this server allows (serve --max-runs); wait for one to end or stop yours", errBusy, h.slots)
+	}
+	h.slots++
+	h.next++
+	r := &run{id: "r" + strconv.Itoa(h.next), h: h}
+	h.runs[r.id] = r
+	h.done.Add(1)
+	r.join(c)
+	return r, nil
+}
+
+// end frees r's slot.
+func (h *hub) end(r *run) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	delete(h.runs, r.id)
+	h.slots--
+	h.done.Done()
+}
+
+func (h *hub) lookup(id string) *run {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.runs[id]
+}
+
+// stopAll cancels every run, for shutdown.
+func (h *hub) stopAll() {
+	h.mu.Lock()
+	runs := make([]*run, 0, len(h.runs))
+	for _, r := range h.runs {
+		runs = append(runs, r)
+	}
+	h.mu.Unlock()
+	for _, r := range runs {
+		r.stop()
+	}
+	h.done.Wait()
+}
+
+// join makes c watch r (and stop watching what it watched before).
+func (r *run) join(c *client) {
+	if old := c.swap(r); old != nil && old != r {
+		old.leave(c)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.watchers = append(r.watchers, c)
+}
+
+// leave stops c watching r; a run nobody watches is cancelled.
+func (r *run) leave(c *client) {
+	r.mu.Lock()
+	for i, w := range r.watchers {
+		if w == c {
+			r.watchers = append(r.watchers[:i:i], r.watchers[i+1:]...)
+			break
+		}
+	}
+	empty := len(r.watchers) == 0
+	r.mu.Unlock()
+	if empty {
+		r.stop()
+	}
+}
+
+func (r *run) stop() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.stopped = true
+	if r.eng != nil {
+		r.eng.Cancel()
+	}
+}
+
+// attach records the engine of the replication about to run; it reports
+// false if the run was stopped meanwhile.
+func (r *run) attach(e *sim.Engine) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.eng = e
+	return !r.stopped
+}
+
+func (r *run) each(f func(c *client)) {
+	r.mu.Lock()
+	ws := append([]*client(nil), r.watchers...)
+	r.mu.Unlock()
+	for _, c := range ws {
+		f(c)
+	}
+}
+
+func (r *run) broadcast(m any) { r.each(func(c *client) { c.send(m) }) }
+
+// swap sets the run c watches and returns the previous one. The samples
+// queued belong to the old run and go; control messages stay.
+func (c *client) swap(r *run) *run {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	old := c.run
+	if old != r {
+		kept := c.queue[:0]
+		for _, e := range c.queue {
+			if e.ctrl != nil {
+				kept = append(kept, e)
+			}
+		}
+		c.queue, c.samples = kept, 0
+	}
+	c.run = r
+	return old
+}
+
+// detach stops c watching anything and returns what it watched.
+func (c *client) detach() *run {
+	return c.swap(nil)
+}
+
+// job is a run of one point, resolved and built.
+type job struct {
+	s        *scenarios.Scenario
+	pt       scenarios.Point
+	duration sim.Time // 0: the scenario's
+}
+
+// build makes the world of replication i.
+func (j *job) build(i int) (*models.World, models.RunSpec, error) {
+	p := j.pt
+	p.Seed += int64(i)
+	w, spec, err := j.s.Build(p)
+	if err == nil && j.duration > 0 {
+		spec.Duration = j.duration
+	}
+	return w, spec, err
+}
+
+// simulate runs every replication of j, streaming the first to the
+// watchers of r, and sends the final figures.
+func (h *hub) simulate(r *run, j *job) {
+	defer h.end(r)
+	reps := max(j.s.Run.Replications, 1)
+	results := make([]*models.Result, reps)
+	for i := range reps {
+		w, spec, err := j.build(i)
+		if err == nil && i == 0 {
+			r.broadcast(started(r.id, j, w, spec, reps))
+			conv := newConverter(spec)
+			spec.SampleEvery = max(1, (spec.Warmup+spec.Duration)/samplesPerRun)
+			if spec.Batch != nil {
+				spec.SampleEvery = sim.Millisecond
+			}
+			spec.Observe = func(s models.Sample) {
+				out := conv.convert(s)
+				now := h.now()
+				r.each(func(c *client) { c.push(out, now) })
+			}
+		}
+		if err == nil {
+			if !r.attach(w.M.Eng) {
+				return
+			}
+			results[i], err = w.Run(spec)
+		}
+		if errors.Is(err, sim.ErrCanceled) {
+			return
+		}
+		if err != nil {
+			r.broadcast(errorMsg(r.id, err))
+			return
+		}
+	}
+	ms, err := metrics(j.s, results)
+	if err != nil {
+		r.broadcast(errorMsg(r.id, err))
+		return
+	}
+	r.broadcast(Done{Type: "done", Run: r.id, Metrics: ms, Result: results[0]})
+}
+
+// metrics are the figures `contend run` prints for a point's workload.
+func metrics(s *scenarios.Scenario, results []*models.Result) ([]Metric, error) {
+	var mus [][2]string
+	switch {
+	case s.Workload.Kind == "batch":
+		mus = [][2]string{{"duration", "s"}, {"cpu_util", "%"}}
+	case s.Workload.Kind == "both":
+		mus = [][2]string{{"throughput_per_core", "Mpps"}, {"duration", "s"}, {"cpu_util", "%"}, {"grace_period", "ms"}}
+	default:
+		mus = [][2]string{{"throughput_per_core", "Mpps"}, {"throughput", "Mpps"}}
+	}
+	out := make([]Metric, 0, len(mus))
+	for _, mu := range mus {
+		v, err := s.MeanMetric(results, 0, mu[0], mu[1])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, Metric{Metric: mu[0], Unit: mu[1], Value: v})
+	}
+	return out, nil
+}
+
+func started(id string, j *job, w *models.World, spec models.RunSpec, reps int) Started {
+	st := Started{Type: "started", Run: id, Scenario: j.s.Name, Variant: j.pt.Variant, Axis: j.pt.Axis,
+		X: j.pt.X, Seed: j.pt.Seed, WarmupNs: spec.Warmup.Nanoseconds(), CPUs: []int{}, Lines: []string{},
+		Replications: reps}
+	if j.pt.Series != nil {
+		st.Series = j.pt.Series.Name
+	}
+	if spec.Flood != nil {
+		st.CPUs = append(st.CPUs, spec.Flood.CPUs...)
+		if spec.Batch == nil {
+			st.DurationNs = spec.Duration.Nanoseconds()
+		}
+	}
+	if spec.Batch != nil {
+		st.CPUs = append(st.CPUs, spec.Batch.CPU)
+	}
+	for _, l := range w.M.Lines.Lines() {
+		if !l.PerCPU {
+			st.Lines = append(st.Lines, l.Name)
+		}
+	}
+	for s := range cpuStates {
+		st.States = append(st.States, cpuStates[s].String())
+	}
+	return st
+}

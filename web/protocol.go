@@ -1,0 +1,188 @@
+package web
+
+import (
+	"contend/models"
+	"contend/scenarios"
+)
+
+// Version is the protocol version, sent in the hello message. It changes when
+// a message loses a field or a field changes meaning; new fields do not
+// change it.
+const Version = 1
+
+// Request is any message from the page. Type says which: "start" (a run of
+// one point), "sweep" (every point of a series), "watch" (join a run another
+// page started) or "stop" (leave the run being watched).
+type Request struct {
+	Type     string `json:"type"`
+	Scenario string `json:"scenario"`
+	// Text, if set, is the scenario's TOML as edited in the page; it is
+	// loaded instead of the named scenario's file (includes still resolve).
+	Text     string  `json:"text,omitempty"`
+	Series   string  `json:"series,omitempty"`
+	Variant  string  `json:"variant,omitempty"`
+	Axis     string  `json:"axis,omitempty"`
+	X        float64 `json:"x,omitempty"`
+	Cores    int     `json:"cores,omitempty"`    // shorthand for axis "cores"
+	Duration string  `json:"duration,omitempty"` // measured interval of a flood, e.g. "2ms"
+	Seed     int64   `json:"seed,omitempty"`     // 0: the scenario's
+	Run      string  `json:"run,omitempty"`      // watch: the run's id
+}
+
+// Hello is the first message on a connection.
+type Hello struct {
+	Type    string  `json:"type"` // "hello"
+	Version int     `json:"version"`
+	MaxFPS  float64 `json:"max_fps"`
+}
+
+// Started tells the page what a run simulates and how to read its samples.
+type Started struct {
+	Type     string  `json:"type"` // "started"
+	Run      string  `json:"run"`
+	Scenario string  `json:"scenario"`
+	Series   string  `json:"series"`
+	Variant  string  `json:"variant"`
+	Axis     string  `json:"axis"`
+	X        float64 `json:"x"`
+	Seed     int64   `json:"seed"`
+	WarmupNs float64 `json:"warmup_ns"`
+	// DurationNs is the measured interval of a flood; 0 for a batch, which
+	// runs until it is done.
+	DurationNs float64 `json:"duration_ns"`
+	// CPUs and Lines name the columns of a sample's per-CPU and per-line
+	// fields; States names the columns of a CPU's state fractions.
+	CPUs   []int    `json:"cpus"`
+	Lines  []string `json:"lines"`
+	States []string `json:"states"`
+	// Replications is how many runs the final figure averages; the first
+	// is streamed.
+	Replications int `json:"replications"`
+}
+
+// Frame carries the samples taken since the previous frame. The server sends
+// at most MaxFPS frames a second to a page; samples a page could not take in
+// time are dropped, never waited for, and counted in Dropped.
+type Frame struct {
+	Type    string   `json:"type"` // "sample"
+	Run     string   `json:"run"`
+	Samples []Sample `json:"samples"`
+	Dropped uint64   `json:"dropped"` // samples this page has missed so far
+	// AgeMs is how long the oldest sample waited in the server; the server
+	// drops samples older than a second rather than deliver them.
+	AgeMs float64 `json:"age_ms"`
+}
+
+// Sample is one point of the live charts. Rates and state fractions are over
+// the interval since the previous sample; counts are cumulative over the
+// measured interval.
+type Sample struct {
+	NowNs float64 `json:"now_ns"` // simulated time since the start, warm-up included
+	// Measuring is false during warm-up, whose counts are discarded.
+	Measuring bool      `json:"measuring"`
+	PPS       []float64 `json:"pps"` // per flood CPU
+	TotalPPS  float64   `json:"total_pps"`
+	// States[i] is how CPUs[i] spent the interval: fractions in the order of
+	// Started.States.
+	States    [][]float64 `json:"states"`
+	Transfers [][]uint64  `json:"transfers"` // [line][cpu], cumulative
+	// LockWait counts spinning-lock waits by length, bucket i holding
+	// [2^i, 2^(i+1)) ns; cumulative.
+	LockWait     []uint64 `json:"lock_wait"`
+	BatchOps     int64    `json:"batch_ops"`
+	GracePeriods uint64   `json:"grace_periods"`
+	GPActive     bool     `json:"gp_active"`
+	GPStartNs    float64  `json:"gp_start_ns"`
+	PendingBytes float64  `json:"pending_bytes"`
+}
+
+// Metric is one figure of a finished point, in the unit the CLI prints it.
+type Metric struct {
+	Metric string  `json:"metric"`
+	Unit   string  `json:"unit"`
+	Value  float64 `json:"value"`
+}
+
+// Done is the end of a run: the figures `contend run` prints for the point
+// (the mean over the scenario's replications) and the first replication's
+// full result, whose profile and lines are the explain tables.
+type Done struct {
+	Type    string         `json:"type"` // "done"
+	Run     string         `json:"run"`
+	Metrics []Metric       `json:"metrics"`
+	Result  *models.Result `json:"result"`
+}
+
+// Stopped says the page no longer watches the run.
+type Stopped struct {
+	Type string `json:"type"` // "stopped"
+	Run  string `json:"run"`
+}
+
+// SweepDone is a series simulated at every point of its axis, with its
+// reference points and the errors of their predictions.
+type SweepDone struct {
+	Type     string          `json:"type"` // "sweep_done"
+	Scenario string          `json:"scenario"`
+	Series   string          `json:"series"`
+	Axis     string          `json:"axis"`
+	Metric   string          `json:"metric"`
+	Unit     string          `json:"unit"`
+	X        []float64       `json:"x"`
+	Variants []string        `json:"variants"`
+	Values   [][]float64     `json:"values"` // [variant][x]
+	Refs     []scenarios.Row `json:"refs"`
+}
+
+// Progress counts the points of a sweep done so far.
+type Progress struct {
+	Type  string `json:"type"` // "progress"
+	Done  int    `json:"done"`
+	Total int    `json:"total"`
+}
+
+// Error reports a bad request or a failed run. A scenario error carries its
+// place in the file.
+type Error struct {
+	Type    string `json:"type"` // "error"
+	Run     string `json:"run,omitempty"`
+	Message string `json:"message"`
+	Line    int    `json:"line,omitempty"`
+	Column  int    `json:"column,omitempty"`
+	Field   string `json:"field,omitempty"`
+}
+
+// ScenarioInfo is one entry of GET /api/scenarios.
+type ScenarioInfo struct {
+	Name        string       `json:"name"`
+	Description string       `json:"description"`
+	Source      string       `json:"source"` // "builtin" or "dir"
+	Workload    string       `json:"workload"`
+	Variants    []string     `json:"variants"`
+	Series      []SeriesInfo `json:"series"`
+	Axes        []AxisInfo   `json:"axes"`
+	DurationNs  float64      `json:"duration_ns"` // the run's measured interval; 0 for a batch
+	Seed        int64        `json:"seed"`
+}
+
+// SeriesInfo is a measured machine of a scenario.
+type SeriesInfo struct {
+	Name        string    `json:"name"`
+	Description string    `json:"description"`
+	Profile     string    `json:"profile"`
+	Variants    []string  `json:"variants"`
+	Axis        string    `json:"axis"`
+	Points      []float64 `json:"points"`
+}
+
+// AxisInfo is a sweep axis.
+type AxisInfo struct {
+	Name   string    `json:"name"`
+	Values []float64 `json:"values"`
+}
+
+// CheckResult answers POST /api/check: no errors means the text loads.
+type CheckResult struct {
+	OK     bool    `json:"ok"`
+	Errors []Error `json:"errors"`
+}

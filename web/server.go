@@ -1,0 +1,380 @@
+package web
+
+import (
+	"context"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"path"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"contend/scenarios"
+	"contend/sim"
+)
+
+//go:embed static
+var embedded embed.FS
+
+// Options is everything the server depends on; the zero value serves the
+// built-in scenarios and the embedded page with the default limits.
+type Options struct {
+	// Dir holds more scenarios (*.toml) and their includes; nil for none.
+	Dir fs.FS
+	// Assets serves the page; nil takes the embedded copy (serve --dev
+	// passes the web/static folder on disk).
+	Assets fs.FS
+	// MaxRuns bounds the runs going at once (a sweep counts as one).
+	MaxRuns int
+	// MaxFPS bounds the sample frames a page gets per second.
+	MaxFPS float64
+	// Logf reports what a server operator needs to know; nil is silent.
+	Logf func(format string, args ...any)
+}
+
+// Server is the HTTP and websocket server of contend serve.
+type Server struct {
+	opts   Options
+	mux    *http.ServeMux
+	hub    *hub
+	limits limits
+	up     websocket.Upgrader
+
+	mu     sync.Mutex
+	conns  map[*websocket.Conn]bool
+	closed bool
+}
+
+const (
+	readLimit    = 1 << 20 // a request, editor text included
+	writeWait    = 5 * time.Second
+	pongWait     = 60 * time.Second
+	maxSampleAge = time.Second
+)
+
+// New returns a server for opts.
+func New(opts Options) *Server {
+	if opts.Assets == nil {
+		sub, _ := fs.Sub(embedded, "static")
+		opts.Assets = sub
+	}
+	if opts.MaxRuns <= 0 {
+		opts.MaxRuns = 4
+	}
+	if opts.MaxFPS <= 0 {
+		opts.MaxFPS = 30
+	}
+	if opts.Logf == nil {
+		opts.Logf = func(string, ...any) {}
+	}
+	s := &Server{opts: opts, mux: http.NewServeMux(), hub: newHub(opts.MaxRuns, time.Now),
+		conns: map[*websocket.Conn]bool{},
+		limits: limits{frame: time.Duration(float64(time.Second) / opts.MaxFPS), queue: 1024,
+			maxAge: maxSampleAge, ping: pongWait * 9 / 10, ctrlCap: 64},
+		// A nil CheckOrigin refuses a handshake whose Origin is not the
+		// server's own host: another site's page cannot drive runs here.
+		up: websocket.Upgrader{ReadBufferSize: 4096, WriteBufferSize: 4096}}
+	s.mux.Handle("GET /", http.FileServerFS(opts.Assets))
+	s.mux.HandleFunc("GET /api/scenarios", s.scenarios)
+	s.mux.HandleFunc("GET /api/scenario", s.scenarioText)
+	s.mux.HandleFunc("POST /api/check", s.check)
+	s.mux.HandleFunc("GET /ws", s.ws)
+	return s
+}
+
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+
+// Close stops every run and closes every websocket (an http.Server's
+// Shutdown does not wait for hijacked connections).
+func (s *Server) Close() {
+	s.mu.Lock()
+	s.closed = true
+	for c := range s.conns {
+		c.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseGoingAway, "server shutting down"), time.Now().Add(time.Second))
+		c.Close()
+	}
+	s.mu.Unlock()
+	s.hub.stopAll()
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+// names lists the scenarios: built-ins by name, then Dir's files by file
+// name (with .toml, so the two never clash).
+func (s *Server) names() []string {
+	out := scenarios.BuiltinNames()
+	if s.opts.Dir != nil {
+		files, _ := fs.Glob(s.opts.Dir, "*.toml")
+		sort.Strings(files)
+		for _, f := range files {
+			if !strings.HasPrefix(f, "common") {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+// source returns where a scenario's file and includes live.
+func (s *Server) source(name string) (fs.FS, string, error) {
+	if !strings.HasSuffix(name, ".toml") {
+		for _, n := range scenarios.BuiltinNames() {
+			if n == name {
+				return scenarios.Builtin(), name + ".toml", nil
+			}
+		}
+	} else if s.opts.Dir != nil && path.Base(name) == name {
+		if _, err := fs.Stat(s.opts.Dir, name); err == nil {
+			return s.opts.Dir, name, nil
+		}
+	}
+	return nil, "", fmt.Errorf("no scenario %q: use one of %s", name, strings.Join(s.names(), ", "))
+}
+
+// load reads a scenario by name, or text in its place when given.
+func (s *Server) load(name, text string) (*scenarios.Scenario, error) {
+	fsys, file, err := s.source(name)
+	if err != nil {
+		if text == "" {
+			return nil, err
+		}
+		fsys, file = scenarios.Builtin(), "edited.toml"
+	}
+	if text != "" {
+		return scenarios.Parse(fsys, file, []byte(text))
+	}
+	return scenarios.Load(fsys, file)
+}
+
+func (s *Server) scenarios(w http.ResponseWriter, r *http.Request) {
+	out := []ScenarioInfo{}
+	for _, name := range s.names() {
+		sc, err := s.load(name, "")
+		if err != nil {
+			s.opts.Logf("scenario %s: %v", name, err)
+			continue
+		}
+		out = append(out, info(name, sc))
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func info(name string, sc *scenarios.Scenario) ScenarioInfo {
+	src := "builtin"
+	if strings.HasSuffix(name, ".toml") {
+		src = "dir"
+	}
+	in := ScenarioInfo{Name: name, Description: sc.Description, Source: src, Workload: sc.Workload.Kind,
+		Variants: sc.VariantNames(), Series: []SeriesInfo{}, Axes: []AxisInfo{},
+		DurationNs: sc.Run.Duration.Time(1).Nanoseconds(), Seed: sc.Run.Seed}
+	for _, se := range sc.Series {
+		in.Series = append(in.Series, SeriesInfo{Name: se.Name, Description: se.Description, Profile: se.Profile,
+			Variants: se.Variants, Axis: se.Axis, Points: nonNil(se.Points)})
+	}
+	for _, a := range sc.Sweep {
+		in.Axes = append(in.Axes, AxisInfo{Name: a.Name, Values: nonNil(a.Values)})
+	}
+	return in
+}
+
+func nonNil(v []float64) []float64 {
+	if v == nil {
+		return []float64{}
+	}
+	return v
+}
+
+// scenarioText serves a scenario's file for the editor.
+func (s *Server) scenarioText(w http.ResponseWriter, r *http.Request) {
+	fsys, file, err := s.source(r.URL.Query().Get("name"))
+	if err == nil {
+		var b []byte
+		if b, err = fs.ReadFile(fsys, file); err == nil {
+			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+			w.Write(b)
+			return
+		}
+	}
+	writeJSON(w, http.StatusNotFound, errorMsg("", err))
+}
+
+// check loads TOML text the way the CLI would and reports where it is wrong.
+func (s *Server) check(w http.ResponseWriter, r *http.Request) {
+	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, readLimit))
+	if err != nil {
+		writeJSON(w, http.StatusRequestEntityTooLarge, errorMsg("", fmt.Errorf("the text is over %d bytes", readLimit)))
+		return
+	}
+	res := CheckResult{OK: true, Errors: []Error{}}
+	if _, err := s.load(r.URL.Query().Get("name"), string(b)); err != nil {
+		res.OK = false
+		res.Errors = append(res.Errors, errorMsg("", err))
+	}
+	writeJSON(w, http.StatusOK, res)
+}
+
+// wsConn adapts a websocket to frameWriter with a deadline on every write.
+type wsConn struct{ c *websocket.Conn }
+
+func (w wsConn) WriteJSON(v any) error {
+	w.c.SetWriteDeadline(time.Now().Add(writeWait))
+	return w.c.WriteJSON(v)
+}
+
+func (w wsConn) Ping() error {
+	return w.c.WriteControl(websocket.PingMessage, nil, time.Now().Add(writeWait))
+}
+
+func (s *Server) ws(w http.ResponseWriter, r *http.Request) {
+	conn, err := s.up.Upgrade(w, r, nil)
+	if err != nil {
+		return // Upgrade has answered
+	}
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		conn.Close()
+		return
+	}
+	s.conns[conn] = true
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.conns, conn)
+		s.mu.Unlock()
+		conn.Close()
+	}()
+	c := newClient(s.limits)
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	c.send(Hello{Type: "hello", Version: Version, MaxFPS: s.opts.MaxFPS})
+	go func() {
+		defer cancel()
+		c.pump(ctx, wsConn{conn})
+		conn.Close() // unblocks the reader
+	}()
+	conn.SetReadLimit(readLimit)
+	conn.SetReadDeadline(time.Now().Add(pongWait))
+	conn.SetPongHandler(func(string) error { return conn.SetReadDeadline(time.Now().Add(pongWait)) })
+	for {
+		_, msg, err := conn.ReadMessage()
+		if err != nil {
+			break
+		}
+		conn.SetReadDeadline(time.Now().Add(pongWait))
+		s.handle(c, msg)
+	}
+	if r := c.detach(); r != nil {
+		r.leave(c)
+	}
+}
+
+// handle answers one request; a bad one gets an error frame.
+func (s *Server) handle(c *client, msg []byte) {
+	var req Request
+	if err := json.Unmarshal(msg, &req); err != nil {
+		c.send(Error{Type: "error", Message: fmt.Sprintf("bad message: %v; send a JSON object with a type (start, sweep, watch or stop)", err)})
+		return
+	}
+	var err error
+	switch req.Type {
+	case "start":
+		err = s.start(c, &req)
+	case "sweep":
+		err = s.sweep(c, &req)
+	case "watch":
+		r := s.hub.lookup(req.Run)
+		if r == nil {
+			err = fmt.Errorf("watch: no run %q going", req.Run)
+			break
+		}
+		r.join(c)
+	case "stop":
+		if r := c.detach(); r != nil {
+			r.leave(c)
+			c.send(Stopped{Type: "stopped", Run: r.id})
+		}
+	default:
+		err = fmt.Errorf("unknown message type %q: use start, sweep, watch or stop", req.Type)
+	}
+	if err != nil {
+		c.send(errorMsg("", err))
+	}
+}
+
+// point resolves a start request into a job.
+func (s *Server) point(req *Request) (*job, error) {
+	sc, err := s.load(req.Scenario, req.Text)
+	if err != nil {
+		return nil, err
+	}
+	j := &job{s: sc}
+	if req.Duration != "" {
+		d, err := time.ParseDuration(strings.ReplaceAll(req.Duration, "µ", "u"))
+		if err != nil || d <= 0 {
+			return nil, fmt.Errorf("duration %q: give a positive duration such as 2ms or 500us", req.Duration)
+		}
+		if sc.Workload.Kind != "flood" {
+			return nil, fmt.Errorf("duration: a %s workload runs until its batch ends; leave duration empty", sc.Workload.Kind)
+		}
+		j.duration = sim.Time(d.Nanoseconds()) * sim.Nanosecond
+	}
+	se, err := series(sc, req.Series)
+	if err != nil {
+		return nil, err
+	}
+	axis, x := req.Axis, req.X
+	if req.Cores > 0 {
+		axis, x = "cores", float64(req.Cores)
+	}
+	seed := req.Seed
+	if seed == 0 {
+		seed = sc.Run.Seed
+	}
+	variant := req.Variant
+	if variant == "" && len(sc.Variants) > 0 {
+		variant = sc.Variants[0].Name
+	}
+	j.pt = scenarios.Point{Series: se, Variant: variant, Axis: axis, X: x, Seed: seed}
+	if _, _, err := j.build(0); err != nil {
+		return nil, err
+	}
+	return j, nil
+}
+
+// series picks the named series, or the first; nil for a scenario without.
+func series(sc *scenarios.Scenario, name string) (*scenarios.Series, error) {
+	for _, se := range sc.Series {
+		if se.Name == name || name == "" {
+			return se, nil
+		}
+	}
+	if name == "" {
+		return nil, nil
+	}
+	return nil, fmt.Errorf("no series %q in %s", name, sc.Name)
+}
+
+func (s *Server) start(c *client, req *Request) error {
+	j, err := s.point(req)
+	if err != nil {
+		return err
+	}
+	r, err := s.hub.begin(c)
+	if err != nil {
+		return err
+	}
+	go s.hub.simulate(r, j)
+	return nil
+}

@@ -1,0 +1,291 @@
+package web
+
+import (
+	"encoding/json"
+	"io/fs"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"contend/scenarios"
+)
+
+func newTestServer(t *testing.T, o Options) (*Server, *httptest.Server) {
+	t.Helper()
+	s := New(o)
+	ts := httptest.NewServer(s)
+	t.Cleanup(func() {
+		s.Close()
+		ts.Close()
+	})
+	return s, ts
+}
+
+func dial(t *testing.T, ts *httptest.Server) *websocket.Conn {
+	t.Helper()
+	c, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(ts.URL, "http")+"/ws", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// msg is any server message: its type and its raw JSON.
+type msg struct {
+	Type string
+	Raw  json.RawMessage
+}
+
+func read(t *testing.T, c *websocket.Conn) msg {
+	t.Helper()
+	c.SetReadDeadline(time.Now().Add(30 * time.Second))
+	var raw json.RawMessage
+	if err := c.ReadJSON(&raw); err != nil {
+		t.Fatal(err)
+	}
+	var m msg
+	json.Unmarshal(raw, &m)
+	m.Raw = raw
+	return m
+}
+
+// until reads messages until one of type typ and decodes it into v; it
+// returns the messages read before.
+func until(t *testing.T, c *websocket.Conn, typ string, v any) []msg {
+	t.Helper()
+	var before []msg
+	for {
+		m := read(t, c)
+		if m.Type == typ {
+			if err := json.Unmarshal(m.Raw, v); err != nil {
+				t.Fatal(err)
+			}
+			return before
+		}
+		if m.Type == "error" && typ != "error" {
+			t.Fatalf("error frame: %s", m.Raw)
+		}
+		before = append(before, m)
+	}
+}
+
+func TestScenarios(t *testing.T) {
+	dir := fstest.MapFS{"mine.toml": {Data: mustBuiltin(t, "ingress")}}
+	_, ts := newTestServer(t, Options{Dir: dir})
+	resp, err := http.Get(ts.URL + "/api/scenarios")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var got []ScenarioInfo
+	if err := json.NewDecoder(resp.Body).Decode(&got); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, s := range got {
+		names = append(names, s.Name)
+	}
+	want := append(scenarios.BuiltinNames(), "mine.toml")
+	if strings.Join(names, ",") != strings.Join(want, ",") {
+		t.Fatalf("scenarios %v, want %v", names, want)
+	}
+	in := got[len(got)-1]
+	sc, _ := scenarios.LoadBuiltin("ingress")
+	if in.Source != "dir" || strings.Join(in.Variants, ",") != strings.Join(sc.VariantNames(), ",") ||
+		len(in.Series) != len(sc.Series) || in.Series[0].Name != sc.Series[0].Name || in.DurationNs != 1e6 {
+		t.Fatalf("mine.toml: %+v", in)
+	}
+}
+
+func mustBuiltin(t *testing.T, name string) []byte {
+	b, err := fs.ReadFile(scenarios.Builtin(), name+".toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestCheck breaks one line of a built-in scenario and expects the error at
+// that line, as the CLI's loader places it.
+func TestCheck(t *testing.T) {
+	_, ts := newTestServer(t, Options{})
+	post := func(text string) CheckResult {
+		resp, err := http.Post(ts.URL+"/api/check?name=ingress", "text/plain", strings.NewReader(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var r CheckResult
+		if err := json.NewDecoder(resp.Body).Decode(&r); err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	src := string(mustBuiltin(t, "ingress"))
+	if r := post(src); !r.OK || len(r.Errors) != 0 {
+		t.Fatalf("the built-in ingress does not check: %+v", r)
+	}
+	lines := strings.Split(src, "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, "same_socket = ") {
+			lines[i] = `same_socket = "fast"`
+			r := post(strings.Join(lines, "\n"))
+			if r.OK || len(r.Errors) != 1 || r.Errors[0].Line != i+1 || !strings.Contains(r.Errors[0].Message, "same_socket") {
+				t.Fatalf("error %+v, want one at line %d naming same_socket", r.Errors, i+1)
+			}
+			return
+		}
+	}
+	t.Fatal("no same_socket line in ingress.toml")
+}
+
+// TestRun streams ingress locked on 2 cores and compares the final figure
+// with the scenario simulated directly, as contend run does.
+func TestRun(t *testing.T) {
+	_, ts := newTestServer(t, Options{})
+	c := dial(t, ts)
+	var hello Hello
+	until(t, c, "hello", &hello)
+	if hello.Version != Version {
+		t.Fatalf("hello %+v", hello)
+	}
+	c.WriteJSON(Request{Type: "start", Scenario: "ingress", Series: "ingress-u32", Variant: "locked", Cores: 2})
+	var st Started
+	until(t, c, "started", &st)
+	if len(st.CPUs) != 2 || st.Series != "ingress-u32" || st.DurationNs != 1e6 || len(st.Lines) == 0 {
+		t.Fatalf("started %+v", st)
+	}
+	var done Done
+	frames := until(t, c, "done", &done)
+	var last Sample
+	n := 0
+	for _, m := range frames {
+		var f Frame
+		json.Unmarshal(m.Raw, &f)
+		for _, s := range f.Samples {
+			if s.NowNs <= last.NowNs || len(s.PPS) != 2 || len(s.States) != 2 {
+				t.Fatalf("sample %+v after %+v", s, last)
+			}
+			last = s
+			n++
+		}
+	}
+	end := st.WarmupNs + st.DurationNs
+	if n < samplesPerRun || last.NowNs != end {
+		t.Fatalf("%d samples, last at %v ns; want %d ending at %v", n, last.NowNs, samplesPerRun, end)
+	}
+	sc, _ := scenarios.LoadBuiltin("ingress")
+	res, err := sc.Simulate(scenarios.Point{Series: sc.Series[1], Variant: "locked", Axis: "cores", X: 2, Seed: sc.Run.Seed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := scenarios.Metric(res, "throughput_per_core", "Mpps")
+	if got := done.Metrics[0]; got.Metric != "throughput_per_core" || got.Value != want {
+		t.Fatalf("final %+v, want %v Mpps", got, want)
+	}
+	// Two locked CPUs spin: the state fractions of a measured sample say so.
+	if last.States[0][1] == 0 || last.TotalPPS == 0 {
+		t.Fatalf("last sample %+v: no spin or no packets", last)
+	}
+}
+
+// TestBadMessages: each bad request gets an error frame and the connection
+// goes on working.
+func TestBadMessages(t *testing.T) {
+	_, ts := newTestServer(t, Options{})
+	c := dial(t, ts)
+	var hello Hello
+	until(t, c, "hello", &hello)
+	for _, tc := range []struct{ send, want string }{
+		{`not json`, "bad message"},
+		{`{"type":"fly"}`, "unknown message type"},
+		{`{"type":"start","scenario":"nope"}`, `no scenario "nope"`},
+		{`{"type":"start","scenario":"ingress","variant":"nope"}`, `no variant "nope"`},
+		{`{"type":"start","scenario":"ingress","duration":"soon"}`, "positive duration"},
+		{`{"type":"start","scenario":"flower-insert","duration":"1ms"}`, "leave duration empty"},
+		{`{"type":"start","scenario":"ingress","text":"name = 3"}`, "ingress.toml:1:1: name"},
+		{`{"type":"watch","run":"r99"}`, `no run "r99"`},
+	} {
+		c.WriteMessage(websocket.TextMessage, []byte(tc.send))
+		var e Error
+		until(t, c, "error", &e)
+		if !strings.Contains(e.Message, tc.want) {
+			t.Errorf("%s: error %q, want %q", tc.send, e.Message, tc.want)
+		}
+	}
+}
+
+// TestBusyAndLeave: past MaxRuns a start is refused with a clear error; when
+// the only watcher of a run leaves, the run stops and frees its slot.
+func TestBusyAndLeave(t *testing.T) {
+	s, ts := newTestServer(t, Options{MaxRuns: 1})
+	a, b := dial(t, ts), dial(t, ts)
+	long := Request{Type: "start", Scenario: "ingress", Variant: "locked", Cores: 2, Duration: "100s"}
+	a.WriteJSON(long)
+	var st Started
+	until(t, a, "started", &st)
+	b.WriteJSON(long)
+	var e Error
+	until(t, b, "error", &e)
+	if !strings.Contains(e.Message, "busy") || !strings.Contains(e.Message, "--max-runs") {
+		t.Fatalf("error %q", e.Message)
+	}
+	// b watches a's run; a stops watching; the run goes on for b.
+	b.WriteJSON(Request{Type: "watch", Run: st.Run})
+	var f Frame
+	until(t, b, "sample", &f)
+	a.WriteJSON(Request{Type: "stop"})
+	var stopped Stopped
+	until(t, a, "stopped", &stopped)
+	until(t, b, "sample", &f)
+	if s.hub.lookup(st.Run) == nil {
+		t.Fatal("the run stopped while b watched it")
+	}
+	b.Close()
+	deadline := time.Now().Add(10 * time.Second)
+	for s.hub.lookup(st.Run) != nil {
+		if time.Now().After(deadline) {
+			t.Fatal("the run goes on after its last watcher left")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestOrigin: a page from another site cannot open the websocket.
+func TestOrigin(t *testing.T) {
+	_, ts := newTestServer(t, Options{})
+	h := http.Header{"Origin": {"http://evil.example"}}
+	_, resp, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(ts.URL, "http")+"/ws", h)
+	if err == nil || resp == nil || resp.StatusCode != http.StatusForbidden {
+		t.Fatalf("cross-origin handshake: err %v, resp %v", err, resp)
+	}
+}
+
+// TestSweep: the sweep of ingress-u32 gives the run table's figures and the
+// series' reference rows.
+func TestSweep(t *testing.T) {
+	_, ts := newTestServer(t, Options{})
+	c := dial(t, ts)
+	c.WriteJSON(Request{Type: "sweep", Scenario: "ingress", Series: "ingress-u32"})
+	var sd SweepDone
+	until(t, c, "sweep_done", &sd)
+	sc, _ := scenarios.LoadBuiltin("ingress")
+	se := sc.Series[1]
+	if len(sd.X) != len(se.Points) || len(sd.Values) != len(se.Variants) || len(sd.Refs) != len(se.Refs) {
+		t.Fatalf("sweep %+v", sd)
+	}
+	res, err := sc.Simulate(scenarios.Point{Series: se, Variant: se.Variants[0], Axis: se.Axis, X: se.Points[1], Seed: sc.Run.Seed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := scenarios.Metric(res, sd.Metric, sd.Unit)
+	if sd.Values[0][1] != want {
+		t.Fatalf("%s at %v: %v, want %v", se.Variants[0], se.Points[1], sd.Values[0][1], want)
+	}
+}

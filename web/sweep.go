@@ -1,0 +1,114 @@
+package web
+
+import (
+	"fmt"
+
+	"contend/models"
+	"contend/scenarios"
+)
+
+// sweep simulates a series at every point of its axis and sends the table
+// with its reference points, as contend run and validate would print them.
+func (s *Server) sweep(c *client, req *Request) error {
+	sc, err := s.load(req.Scenario, req.Text)
+	if err != nil {
+		return err
+	}
+	se, err := series(sc, req.Series)
+	if err != nil {
+		return err
+	}
+	if se == nil {
+		return fmt.Errorf("%s has no series to sweep; add a [[series]] with an axis and points", sc.Name)
+	}
+	r, err := s.hub.begin(c)
+	if err != nil {
+		return err
+	}
+	go s.hub.sweep(r, sc, se)
+	return nil
+}
+
+func (h *hub) sweep(r *run, sc *scenarios.Scenario, se *scenarios.Series) {
+	defer h.end(r)
+	xs := se.Points
+	if len(xs) == 0 && len(sc.Sweep) > 0 {
+		xs = sc.Sweep[0].Values
+	}
+	metric, unit := "throughput_per_core", "Mpps"
+	for _, ref := range se.Refs {
+		if ref.Metric != "cost" {
+			metric, unit = ref.Metric, ref.Unit
+			break
+		}
+	}
+	var pts []scenarios.Point
+	for _, v := range se.Variants {
+		for _, x := range xs {
+			pts = append(pts, scenarios.Point{Series: se, Variant: v, Axis: se.Axis, X: x, Seed: sc.Run.Seed})
+		}
+	}
+	pts = sc.Replicate(pts)
+	total := len(pts) + refPoints(sc, se)
+	done := 0
+	run := func(pts []scenarios.Point) ([]*models.Result, error) {
+		out := make([]*models.Result, len(pts))
+		for i, p := range pts {
+			w, spec, err := sc.Build(p)
+			if err != nil {
+				return nil, err
+			}
+			if !r.attach(w.M.Eng) {
+				return nil, errStopped
+			}
+			if out[i], err = w.Run(spec); err != nil {
+				return nil, err
+			}
+			done++
+			r.broadcast(Progress{Type: "progress", Done: done, Total: total})
+		}
+		return out, nil
+	}
+	results, err := run(pts)
+	var res SweepDone
+	if err == nil {
+		res, err = sweepTable(sc, se, xs, metric, unit, results)
+	}
+	if err == nil {
+		res.Refs, err = sc.Predict(se, sc.Run.Seed, nil, run)
+	}
+	if err != nil {
+		if err != errStopped {
+			r.broadcast(errorMsg(r.id, err))
+		}
+		return
+	}
+	r.broadcast(res)
+}
+
+var errStopped = fmt.Errorf("stopped")
+
+func sweepTable(sc *scenarios.Scenario, se *scenarios.Series, xs []float64, metric, unit string, results []*models.Result) (SweepDone, error) {
+	res := SweepDone{Type: "sweep_done", Scenario: sc.Name, Series: se.Name, Axis: se.Axis, Metric: metric, Unit: unit,
+		X: nonNil(xs), Variants: se.Variants, Values: make([][]float64, len(se.Variants))}
+	for i := range se.Variants {
+		res.Values[i] = make([]float64, len(xs))
+		for k := range xs {
+			v, err := sc.MeanMetric(results, i*len(xs)+k, metric, unit)
+			if err != nil {
+				return res, err
+			}
+			res.Values[i][k] = v
+		}
+	}
+	return res, nil
+}
+
+// refPoints counts the simulations Predict makes for se's references.
+func refPoints(sc *scenarios.Scenario, se *scenarios.Series) int {
+	seen := map[string]bool{}
+	for _, r := range se.Refs {
+		seen[fmt.Sprintf("%s|%s|%v", r.Variant, r.Axis, r.X)] = true
+	}
+	return len(seen) * max(sc.Run.Replications, 1)
+}
