@@ -10,17 +10,22 @@ import (
 // Distance classes a transfer by where the line comes from.
 type Distance uint8
 
-// Distance classes, nearest first.
+// Distance classes, cheapest first. Topologies give Local, SMTSibling,
+// SameSocket (another core of the same LLC group), OtherLLC (another LLC
+// group of the same socket: an AMD CCX) and OtherSocket; LLC and Memory are
+// where a miss can be served from when no core has to give the line up.
 const (
 	Local       Distance = iota // the requesting core's own L1
 	SMTSibling                  // the other hardware thread of the same core
-	SameSocket                  // another core of the same socket (LLC)
+	LLC                         // a clean copy in the requester's LLC
+	SameSocket                  // another core sharing the requester's LLC
+	OtherLLC                    // a core of another LLC group of the same socket
 	OtherSocket                 // a core of another socket
 	Memory                      // no cache holds the line
 	NumDistances
 )
 
-var distanceNames = [NumDistances]string{"local", "smt", "socket", "remote", "memory"}
+var distanceNames = [NumDistances]string{"local", "smt", "llc", "socket", "other-llc", "remote", "memory"}
 
 func (d Distance) String() string {
 	if d < NumDistances {
@@ -29,10 +34,13 @@ func (d Distance) String() string {
 	return fmt.Sprintf("Distance(%d)", uint8(d))
 }
 
-// Topology tells the distance between two cores.
+// Topology says where each CPU sits.
 type Topology interface {
 	NumCores() int
-	Distance(from, to int) Distance
+	// Place returns the CPU's socket, its LLC group (numbered across the
+	// machine, groups of one socket together) and its physical core (SMT
+	// siblings share it).
+	Place(cpu int) (socket, llc, core int)
 }
 
 // Op is a memory access.
@@ -67,28 +75,33 @@ type Waker interface {
 type Stats struct {
 	Accesses      uint64   // loads, stores and RMWs
 	Hits          uint64   // served from the requesting core's cache
-	Transfers     uint64   // misses served by another cache or memory
+	Transfers     uint64   // misses served by another cache, the LLC or memory
 	HITM          uint64   // transfers of a line modified in another core
 	Remote        uint64   // transfers from another socket
-	Invalidations uint64   // sharer copies invalidated by stores and RMWs
-	QueueDelay    sim.Time // total wait for the line to become free
+	Invalidations uint64   // copies invalidated by stores and RMWs
+	QueueDelay    sim.Time // total wait for the line's earlier requests
 	MaxQueueDelay sim.Time // longest single wait
 	ByCore        []uint64 // accesses by core
 	TransfersBy   []uint64 // transfers by requesting core (the heat map of who pulls the line)
 	TransferTime  sim.Time // total time the line spent moving
 }
 
-// Line is one named cache line.
+// Line is one named cache line. Its fields describe the state after every
+// request made so far has been served; the previous owner keeps its copy
+// until the request that takes it away is served (see doc.go).
 type Line struct {
 	Name   string
 	ID     int
 	PerCPU bool // one private copy per core; never transferred
 
-	owner    int // -1: no owner
+	owner    int // Modified or Exclusive here; -1: none
 	dirty    bool
-	sharers  []uint64 // bitset of cores holding a shared copy
+	sharers  []uint64 // bitset of cores holding a Shared copy
 	nsharers int
-	freeAt   sim.Time // when the line finishes its queued transfers
+	byGroup  []int32  // sharers per LLC group
+	freeAt   sim.Time // when the line's home has served every queued ownership request
+	prev     int      // the owner before the last ownership request, or -1
+	prevTill sim.Time // when that request is served and prev loses its copy
 	watchers []watcher
 	Stats    Stats
 }
@@ -101,7 +114,7 @@ type watcher struct {
 // Owner returns the owning core, or -1.
 func (l *Line) Owner() int { return l.owner }
 
-// Holds reports whether core has a valid copy.
+// Holds reports whether core has, or is being sent, a valid copy.
 func (l *Line) Holds(core int) bool {
 	return l.PerCPU || l.owner == core || l.isSharer(core)
 }
@@ -120,18 +133,6 @@ func (l *Line) Sharers() []int {
 }
 
 func (l *Line) isSharer(c int) bool { return l.sharers[c>>6]&(1<<uint(c&63)) != 0 }
-
-func (l *Line) addSharer(c int) {
-	if !l.isSharer(c) {
-		l.sharers[c>>6] |= 1 << uint(c&63)
-		l.nsharers++
-	}
-}
-
-func (l *Line) clearSharers() {
-	clear(l.sharers)
-	l.nsharers = 0
-}
 
 // ResetStats zeroes the counters, keeping the coherence state.
 func (l *Line) ResetStats() {

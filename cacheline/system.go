@@ -2,12 +2,12 @@ package cacheline
 
 import (
 	"fmt"
-	"math/bits"
 
 	"contend/sim"
 )
 
-// Latencies are the costs of serving a miss by distance, and of a hit.
+// Latencies are the costs of serving a miss by where it is served from, and
+// of a hit (Local).
 type Latencies [NumDistances]sim.Time
 
 // System is the set of lines of one machine and the engine they live in.
@@ -18,13 +18,45 @@ type System struct {
 	lines  []*Line
 	byName map[string]*Line
 	woken  []watcher // scratch for wakeLosers; LineLost must not access lines
+
+	// Where each CPU sits, looked up once: an access never divides or scans
+	// the machine, so its cost does not grow with the number of cores.
+	socket, group, phys []int32
+	groupSocket         []int32
+	siblings            [][]int32 // the other SMT threads of each CPU's core
+
+	// Occupancy is how long the home of a line spends on a read it serves
+	// from the LLC or memory before it takes the next request for that line.
+	Occupancy sim.Time
+
 	// Jitter, if set, turns the mean service time of a transfer into a sample.
 	Jitter func(mean sim.Time) sim.Time
 }
 
 // NewSystem returns an empty system.
 func NewSystem(eng *sim.Engine, topo Topology, lat Latencies) *System {
-	return &System{eng: eng, topo: topo, lat: lat, byName: map[string]*Line{}}
+	s := &System{eng: eng, topo: topo, lat: lat, byName: map[string]*Line{}}
+	n := topo.NumCores()
+	s.socket, s.group, s.phys = make([]int32, n), make([]int32, n), make([]int32, n)
+	byPhys := map[int32][]int32{}
+	for c := range n {
+		so, g, p := topo.Place(c)
+		s.socket[c], s.group[c], s.phys[c] = int32(so), int32(g), int32(p)
+		byPhys[int32(p)] = append(byPhys[int32(p)], int32(c))
+		for len(s.groupSocket) <= g {
+			s.groupSocket = append(s.groupSocket, -1)
+		}
+		s.groupSocket[g] = int32(so)
+	}
+	s.siblings = make([][]int32, n)
+	for c := range n {
+		for _, o := range byPhys[s.phys[c]] {
+			if int(o) != c {
+				s.siblings[c] = append(s.siblings[c], o)
+			}
+		}
+	}
+	return s
 }
 
 // Latencies returns the system's miss costs.
@@ -33,6 +65,33 @@ func (s *System) Latencies() Latencies { return s.lat }
 // Topology returns the system's topology.
 func (s *System) Topology() Topology { return s.topo }
 
+// Distance classifies a transfer between two CPUs' caches.
+func (s *System) Distance(from, to int) Distance {
+	switch {
+	case from == to:
+		return Local
+	case s.phys[from] == s.phys[to]:
+		return SMTSibling
+	case s.group[from] == s.group[to]:
+		return SameSocket
+	case s.socket[from] == s.socket[to]:
+		return OtherLLC
+	}
+	return OtherSocket
+}
+
+// groupDistance classifies a transfer between core and a core of LLC group g
+// that is not its SMT sibling.
+func (s *System) groupDistance(core int, g int) Distance {
+	switch {
+	case int(s.group[core]) == g:
+		return SameSocket
+	case s.groupSocket[g] == s.socket[core]:
+		return OtherLLC
+	}
+	return OtherSocket
+}
+
 // NewLine adds a line. Names are unique.
 func (s *System) NewLine(name string, perCPU bool) (*Line, error) {
 	if _, dup := s.byName[name]; dup {
@@ -40,8 +99,8 @@ func (s *System) NewLine(name string, perCPU bool) (*Line, error) {
 	}
 	n := s.topo.NumCores()
 	l := &Line{
-		Name: name, ID: len(s.lines), PerCPU: perCPU, owner: -1,
-		sharers: make([]uint64, (n+63)/64),
+		Name: name, ID: len(s.lines), PerCPU: perCPU, owner: -1, prev: -1,
+		sharers: make([]uint64, (n+63)/64), byGroup: make([]int32, len(s.groupSocket)),
 	}
 	l.Stats.ByCore = make([]uint64, n)
 	l.Stats.TransfersBy = make([]uint64, n)
@@ -66,109 +125,182 @@ func (s *System) ResetStats() {
 // Result says how an access was served.
 type Result struct {
 	Done     sim.Time // when the data (or ownership) is at the requester
-	Queued   sim.Time // time spent waiting for earlier transfers of the line
+	Queued   sim.Time // time spent waiting for earlier requests of the line
 	Transfer sim.Time // time the transfer itself took; 0 on a hit
 	Hit      bool
 	From     Distance
 }
 
-// Access performs op by core on l at now. A hit completes at now: the cost of
-// executing the instruction is the core's business. A miss waits for the line
-// to be free, then takes the latency of the distance it travels. Hold is how
-// long the requester keeps the line locked once it has it (an atomic's
-// execution); later requests queue behind that too.
+// Access performs op by core on l at now; doc.go gives the state machine and
+// the cost of every case. A hit completes at now: executing the instruction
+// is the core's business. Hold is how long the requester keeps the line
+// locked once it has it (an atomic's execution); later ownership requests
+// wait for it.
 func (s *System) Access(now sim.Time, core int, l *Line, op Op, hold sim.Time) Result {
 	st := &l.Stats
 	st.Accesses++
 	st.ByCore[core]++
-	if l.PerCPU || l.owner == core || (op == Load && l.isSharer(core)) {
+	if l.hit(now, core, op, hold) {
 		st.Hits++
 		if op != Load {
-			l.dirty = true
 			l.freeAt = max(l.freeAt, now+hold)
+			l.dirty = l.dirty || l.owner == core
 		}
 		return Result{Done: now, Hit: true, From: Local}
 	}
-	from, lat := s.source(core, l, op)
 	start := max(now, l.freeAt)
-	service := lat
+	var from Distance
+	serial := true
+	switch {
+	case op == Load && l.owner >= 0:
+		from = s.Distance(l.owner, core)
+		if l.dirty {
+			st.HITM++
+		}
+		// Modified or Exclusive elsewhere: the owner forwards the line and
+		// keeps a Shared copy; the LLC gets one too.
+		s.addSharer(l, l.owner)
+		l.owner, l.dirty = -1, false
+		s.addSharer(l, core)
+	case op == Load && l.nsharers > 0:
+		from, serial = s.nearest(core, l), false
+		s.addSharer(l, core)
+	case op == Load:
+		from, serial = Memory, false
+		l.owner, l.dirty = core, false // Exclusive
+	default:
+		from = s.ownership(core, l, start)
+	}
+	service := s.lat[from]
 	if s.Jitter != nil {
-		service = s.Jitter(lat)
+		service = s.Jitter(service)
 	}
 	done := start + service
-	l.freeAt = done + hold
+	if serial {
+		l.freeAt = done + hold
+	} else {
+		l.freeAt = start + s.Occupancy
+	}
+	if op != Load {
+		s.wakeLosers(l, core, done)
+	}
 	st.Transfers++
 	st.TransfersBy[core]++
 	st.TransferTime += service
-	if l.owner >= 0 && l.dirty {
-		st.HITM++
-	}
 	if from == OtherSocket {
 		st.Remote++
 	}
 	q := start - now
 	st.QueueDelay += q
 	st.MaxQueueDelay = max(st.MaxQueueDelay, q)
-
-	if op == Load {
-		if l.owner >= 0 {
-			l.addSharer(l.owner)
-			l.owner = -1
-		}
-		l.dirty = false
-		l.addSharer(core)
-	} else {
-		lost := l.nsharers
-		if l.isSharer(core) {
-			lost--
-		}
-		if l.owner >= 0 {
-			lost++
-		}
-		st.Invalidations += uint64(lost)
-		s.wakeLosers(l, core, done)
-		l.clearSharers()
-		l.owner = core
-		l.dirty = true
-	}
 	return Result{Done: done, Queued: q, Transfer: service, From: from}
 }
 
-// source picks where a miss is served from and what it costs. An ownership
-// request that finds sharers pays for the farthest invalidation as well.
-func (s *System) source(core int, l *Line, op Op) (Distance, sim.Time) {
-	if l.owner >= 0 {
-		d := s.topo.Distance(l.owner, core)
-		return d, s.lat[d]
+// hit reports whether core's own copy serves op at now. The previous owner
+// keeps its copy until the request that took the line is served, so an
+// access it makes before then (and, for a locked one, finishes before then)
+// is a hit too.
+func (l *Line) hit(now sim.Time, core int, op Op, hold sim.Time) bool {
+	switch {
+	case l.PerCPU || l.owner == core:
+		return true
+	case op == Load && l.isSharer(core):
+		return true
 	}
-	if l.nsharers == 0 {
-		return Memory, s.lat[Memory]
+	return l.prev == core && now < l.prevTill && now+hold <= l.prevTill
+}
+
+// nearest says where a load of a Shared line is served from: the LLC when a
+// sharer is in the requester's LLC group, else the nearest group holding it.
+func (s *System) nearest(core int, l *Line) Distance {
+	if l.byGroup[s.group[core]] > 0 {
+		return LLC
 	}
-	near, far := Memory, Local
-	for w, word := range l.sharers {
-		for word != 0 {
-			b := bits.TrailingZeros64(word)
-			word &^= 1 << uint(b)
-			if c := w*64 + b; c != core {
-				d := s.topo.Distance(c, core)
-				near = min(near, d)
-				far = max(far, d)
+	near := OtherSocket
+	for g, n := range l.byGroup {
+		if n > 0 {
+			near = min(near, s.groupDistance(core, g))
+		}
+	}
+	return near
+}
+
+// ownership serves a store or RMW by core, which does not own l, starting at
+// start: the data comes from the owner, or the copies held elsewhere are
+// invalidated by one broadcast whose cost is set by the farthest of them.
+func (s *System) ownership(core int, l *Line, start sim.Time) Distance {
+	st := &l.Stats
+	var from Distance
+	switch {
+	case l.owner >= 0:
+		from = s.Distance(l.owner, core)
+		if l.dirty {
+			st.HITM++
+		}
+		st.Invalidations++
+		l.prev, l.prevTill = l.owner, start
+	case l.nsharers > 0:
+		far, others := s.farthest(core, l)
+		st.Invalidations += uint64(others)
+		from = far
+		if others == 0 {
+			from = LLC // the only sharer upgrades: the home grants ownership
+		}
+		s.clearSharers(l)
+	default:
+		from = Memory
+	}
+	l.owner, l.dirty = core, true
+	return from
+}
+
+// farthest returns the farthest distance from core to another sharer of l,
+// and how many other sharers there are. It looks at LLC groups, not cores.
+func (s *System) farthest(core int, l *Line) (Distance, int) {
+	far, others := Local, 0
+	mine := int(s.group[core])
+	for g, n := range l.byGroup {
+		if n == 0 {
+			continue
+		}
+		k := int(n)
+		d := s.groupDistance(core, g)
+		if g == mine {
+			if l.isSharer(core) {
+				k--
+			}
+			sib := 0
+			for _, o := range s.siblings[core] {
+				if l.isSharer(int(o)) {
+					sib++
+				}
+			}
+			if k == sib {
+				d = SMTSibling
 			}
 		}
-	}
-	if op == Load || !l.isSharer(core) {
-		// A fetch from the nearest sharer; a store also waits for the farthest.
-		d := near
-		if op != Load {
-			d = max(near, far)
+		if k > 0 {
+			far, others = max(far, d), others+k
 		}
-		return d, s.lat[d]
 	}
-	// An upgrade: the core has the data and needs the others' copies gone.
-	if far == Local {
-		return Local, s.lat[Local]
+	return far, others
+}
+
+func (s *System) addSharer(l *Line, c int) {
+	if !l.isSharer(c) {
+		l.sharers[c>>6] |= 1 << uint(c&63)
+		l.nsharers++
+		l.byGroup[s.group[c]]++
 	}
-	return far, s.lat[far]
+}
+
+func (s *System) clearSharers(l *Line) {
+	if l.nsharers == 0 {
+		return
+	}
+	clear(l.sharers)
+	clear(l.byGroup)
+	l.nsharers = 0
 }
 
 // Watch asks for w to be woken when core loses its copy of l. The core must

@@ -14,27 +14,23 @@ type grid struct{ n, perSocket int }
 
 func (g grid) NumCores() int { return g.n }
 
-func (g grid) Distance(a, b int) cacheline.Distance {
-	switch {
-	case a == b:
-		return cacheline.Local
-	case a/2 == b/2:
-		return cacheline.SMTSibling
-	case a/g.perSocket == b/g.perSocket:
-		return cacheline.SameSocket
-	}
-	return cacheline.OtherSocket
-}
+// Place puts one LLC on each socket.
+func (g grid) Place(c int) (socket, llc, core int) { return c / g.perSocket, c / g.perSocket, c / 2 }
 
 // testLat gives every distance a different cost, so a miss served from the
 // wrong place shows in its completion time.
 var testLat = cacheline.Latencies{
 	cacheline.Local:       1 * sim.Nanosecond,
 	cacheline.SMTSibling:  7 * sim.Nanosecond,
+	cacheline.LLC:         17 * sim.Nanosecond,
 	cacheline.SameSocket:  43 * sim.Nanosecond,
+	cacheline.OtherLLC:    71 * sim.Nanosecond,
 	cacheline.OtherSocket: 131 * sim.Nanosecond,
 	cacheline.Memory:      89 * sim.Nanosecond,
 }
+
+// testOccupancy is how long the home spends on a read it serves itself.
+const testOccupancy = 3 * sim.Nanosecond
 
 func newSystem(t testing.TB, topo cacheline.Topology, lines ...string) (*cacheline.System, []*cacheline.Line) {
 	t.Helper()
@@ -129,7 +125,7 @@ func TestOwnershipRequestsSerialize(t *testing.T) {
 	for c := 1; c < topo.n; c++ {
 		r := s.Access(now, c, l, cacheline.RMW, hold)
 		start := max(now, free)
-		want := start + testLat[topo.Distance(c-1, c)]
+		want := start + testLat[s.Distance(c-1, c)]
 		if r.Done != want || r.Queued != start-now {
 			t.Fatalf("cpu %d: done %v queued %v, want done %v queued %v", c, r.Done, r.Queued, want, start-now)
 		}

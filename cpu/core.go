@@ -76,7 +76,12 @@ type Core struct {
 	lastFire sim.Time // time of the latest Fire, and how many Fires it has had
 	stuck    int
 	shadow   sim.Time // atomic latency that the next compute step can overlap
-	drained  sim.Time // when the store buffer will be empty
+	// The store buffer: commit times of the stores still in it, oldest at
+	// sbHead, in a ring of the profile's capacity. Stores commit in order.
+	sb      []sim.Time
+	sbHead  int
+	sbCount int
+	drained sim.Time // when the last store commits
 
 	acct      [][NumStates]sim.Time // by label, then state
 	Completed uint64                // programs completed in the measured interval
@@ -199,8 +204,9 @@ func (c *Core) Wake(at sim.Time, o Outcome) {
 	c.M.Eng.Schedule(&c.ev, at)
 }
 
-// LineLost wakes a core spinning on a watched line: it runs its step again.
-func (c *Core) LineLost(at sim.Time) { c.Wake(at, Again) }
+// LineLost wakes a core spinning on a watched line: it runs its step again
+// once its spin loop comes round, at the end of the current pause.
+func (c *Core) LineLost(at sim.Time) { c.Wake(at+c.M.Uniform(c.M.Prof.Pause), Again) }
 
 // Skip makes the core jump over the next n steps when the current step
 // returns Next: the way a conditional block is skipped.
@@ -239,30 +245,62 @@ func (c *Core) Compute(label Label, d sim.Time) sim.Time {
 }
 
 // Access performs a memory access and returns when the core may go on. Time
-// waiting for the line is a stall, the instruction itself is work; an atomic
-// leaves a shadow that the next compute step overlaps.
+// waiting for the line is a stall, the instruction itself is work. A store
+// retires into the store buffer and the core goes on unless the buffer is
+// full; an atomic first drains the buffer, and leaves a shadow that the next
+// compute step overlaps.
 func (c *Core) Access(label Label, l *cacheline.Line, op cacheline.Op) sim.Time {
 	p := &c.M.Prof
-	exec, hold := p.L1Hit, sim.Time(0)
-	if op == cacheline.RMW {
-		exec, hold = p.Atomic, p.Atomic
-	}
 	now := c.Now()
-	if op == cacheline.RMW && c.drained > now {
-		// A locked instruction first drains the store buffer.
-		c.charge(label, Work, c.drained-now)
-		now = c.drained
-	}
-	r := c.M.Lines.Access(now, c.ID, l, op, hold)
-	c.charge(label, Stall, r.Done-now)
-	c.charge(label, Work, exec)
 	switch op {
-	case cacheline.RMW:
-		c.shadow = sim.Time(p.AtomicOverlap * float64(p.Atomic))
 	case cacheline.Store:
-		c.drained = r.Done + exec + p.StoreDrain
+		now = c.storeSlot(label, now)
+		r := c.M.Lines.Access(now, c.ID, l, op, 0)
+		c.pushStore(max(c.drained, r.Done+p.L1Hit+p.StoreDrain))
+		c.charge(label, Work, p.L1Hit)
+		return now + p.L1Hit
+	case cacheline.RMW:
+		if c.drained > now {
+			c.charge(label, Work, c.drained-now)
+			now = c.drained
+		}
+		c.sbCount = 0
+		r := c.M.Lines.Access(now, c.ID, l, op, p.Atomic)
+		c.charge(label, Stall, r.Done-now)
+		c.charge(label, Work, p.Atomic)
+		c.shadow = sim.Time(p.AtomicOverlap * float64(p.Atomic))
+		return r.Done + p.Atomic
 	}
-	return r.Done + exec
+	r := c.M.Lines.Access(now, c.ID, l, op, 0)
+	c.charge(label, Stall, r.Done-now)
+	c.charge(label, Work, p.L1Hit)
+	return r.Done + p.L1Hit
+}
+
+// storeSlot returns when a store issued at now finds a free entry in the
+// store buffer, charging any wait as a stall.
+func (c *Core) storeSlot(label Label, now sim.Time) sim.Time {
+	for c.sbCount > 0 && c.sb[c.sbHead] <= now {
+		c.popStore()
+	}
+	if c.sbCount == len(c.sb) {
+		oldest := c.sb[c.sbHead]
+		c.charge(label, Stall, oldest-now)
+		c.popStore()
+		return oldest
+	}
+	return now
+}
+
+func (c *Core) pushStore(commit sim.Time) {
+	c.sb[(c.sbHead+c.sbCount)%len(c.sb)] = commit
+	c.sbCount++
+	c.drained = commit
+}
+
+func (c *Core) popStore() {
+	c.sbHead = (c.sbHead + 1) % len(c.sb)
+	c.sbCount--
 }
 
 func (c *Core) resetStats(now sim.Time) {

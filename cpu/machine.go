@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"fmt"
+	"math"
 
 	"contend/cacheline"
 	"contend/sim"
@@ -33,13 +34,14 @@ func NewMachine(p Profile, seed uint64) (*Machine, error) {
 	m := &Machine{Eng: sim.NewEngine(), Prof: p, Rand: sim.NewRand(seed, 0), labelIdx: map[string]Label{}}
 	m.Topo = Topology{p: &m.Prof}
 	m.Lines = cacheline.NewSystem(m.Eng, m.Topo, p.Latencies())
-	if p.Jitter == ExponentialJitter {
-		m.Lines.Jitter = m.Rand.Exp
+	m.Lines.Occupancy = p.Occupancy()
+	if p.Jitter != NoJitter {
+		m.Lines.Jitter = m.Duration
 	}
 	m.Label("idle")
 	m.Cores = make([]*Core, p.NumCPUs())
 	for i := range m.Cores {
-		c := &Core{ID: i, M: m, idle: true}
+		c := &Core{ID: i, M: m, idle: true, sb: make([]sim.Time, storeBuffer(&p))}
 		c.ev.Action = c
 		m.Cores[i] = c
 	}
@@ -75,12 +77,37 @@ func (m *Machine) Fail(err error) {
 // Err returns the model error that stopped the run, if any.
 func (m *Machine) Err() error { return m.err }
 
-// Duration samples a step duration with the profile's jitter.
+// Duration samples a step duration with the profile's jitter. Uniform jitter
+// with coefficient of variation cv spreads it over mean·(1 ± √3·cv).
 func (m *Machine) Duration(mean sim.Time) sim.Time {
-	if m.Prof.Jitter == ExponentialJitter {
+	switch m.Prof.Jitter {
+	case ExponentialJitter:
 		return m.Rand.Exp(mean)
+	case UniformJitter:
+		if mean <= 0 || m.Prof.CV == 0 {
+			return mean
+		}
+		return mean + sim.Time(float64(mean)*m.Prof.CV*math.Sqrt(3)*(2*m.Rand.Float64()-1))
 	}
 	return mean
+}
+
+// Uniform samples a time in [0, d), or returns d/2 without jitter.
+func (m *Machine) Uniform(d sim.Time) sim.Time {
+	if d <= 0 {
+		return 0
+	}
+	if m.Prof.Jitter == NoJitter {
+		return d / 2
+	}
+	return sim.Time(m.Rand.Float64() * float64(d))
+}
+
+func storeBuffer(p *Profile) int {
+	if p.StoreBuffer > 0 {
+		return p.StoreBuffer
+	}
+	return DefaultStoreBuffer
 }
 
 // ResetStats starts the measured interval at now: time accounting, completion

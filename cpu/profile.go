@@ -14,7 +14,17 @@ type Jitter uint8
 const (
 	NoJitter          Jitter = iota // every duration is its mean
 	ExponentialJitter               // compute and transfer times are exponential with that mean
+	UniformJitter                   // uniform around the mean with the profile's coefficient of variation
 )
+
+// DefaultCV is the coefficient of variation of step and transfer durations
+// when a scenario does not give one: enough that no two cores stay in
+// lockstep, too little to move an uncontended figure.
+const DefaultCV = 0.05
+
+// DefaultStoreBuffer is the store buffer's capacity in entries when a profile
+// does not give it (Skylake's 56).
+const DefaultStoreBuffer = 56
 
 // Profile is the hardware profile of one machine.
 type Profile struct {
@@ -24,10 +34,20 @@ type Profile struct {
 	CoresPerSocket int
 	ThreadsPerCore int // SMT siblings per physical core
 
-	// Latency of a miss by where the line is, and of an L1 hit.
+	// CoresPerLLC is how many physical cores share one last-level cache
+	// (an AMD CCX); 0 means the whole socket.
+	CoresPerLLC int
+
+	// L1Hit and LLCHit are load latencies: a hit, and a line read Shared
+	// from the LLC. SMTSibling, SameSocket (cores sharing an LLC), OtherLLC
+	// and OtherSocket are one-way CAS ping-pong times between two such CPUs,
+	// the figure core-to-core tables publish: the transfer of a modified
+	// line plus the atomic that wanted it. Memory is a load from DRAM.
 	L1Hit       sim.Time
+	LLCHit      sim.Time
 	SMTSibling  sim.Time
 	SameSocket  sim.Time
+	OtherLLC    sim.Time
 	OtherSocket sim.Time
 	Memory      sim.Time
 
@@ -42,10 +62,25 @@ type Profile struct {
 	// in a real code path the drain finishes under other work.
 	StoreDrain sim.Time
 
+	// LLCOccupancy is how long the home (LLC slice) of a line is busy with
+	// one read it serves: the lookup, without the trip over the ring or mesh.
+	// Reads of one line queue behind each other for that long, so N spinners
+	// re-reading a lock word are served in a burst, not all at once. 0 means
+	// half of LLCHit.
+	LLCOccupancy sim.Time
+
+	// StoreBuffer is how many stores may wait for their lines before the
+	// core stalls; 0 means DefaultStoreBuffer.
+	StoreBuffer int
+	// Pause is one iteration of a spin loop (cpu_relax): a spinning core
+	// notices that its line was written only at the end of an iteration.
+	Pause sim.Time
+
 	// Wakeup is the time from a wake-up to the task running again.
 	Wakeup sim.Time
 
 	Jitter Jitter
+	CV     float64 // UniformJitter's coefficient of variation
 }
 
 // NumCPUs returns the number of logical CPUs.
@@ -74,6 +109,12 @@ func (p *Profile) Validate() error {
 	case p.Sockets > MaxCPUs/p.CoresPerSocket/p.ThreadsPerCore:
 		// Divided rather than multiplied: the product of huge counts wraps.
 		return bad("sockets", "%d of %d cores with %d threads each is more than the %d CPUs contend models", p.Sockets, p.CoresPerSocket, p.ThreadsPerCore, MaxCPUs)
+	case p.CoresPerLLC < 0 || p.CoresPerLLC > p.CoresPerSocket || (p.CoresPerLLC > 0 && p.CoresPerSocket%p.CoresPerLLC != 0):
+		return bad("cores_per_llc", "%d does not divide the %d cores of a socket into LLC groups; give a divisor of cores_per_socket", p.CoresPerLLC, p.CoresPerSocket)
+	case p.StoreBuffer < 0 || p.StoreBuffer > 4096:
+		return bad("store_buffer", "%d entries; give the store buffer's size, e.g. 56", p.StoreBuffer)
+	case !(p.CV >= 0 && p.CV <= 0.5):
+		return bad("cv", "%v; the coefficient of variation of a step is a fraction between 0 and 0.5, e.g. 0.05", p.CV)
 	case !(p.AtomicOverlap >= 0 && p.AtomicOverlap <= 1):
 		return bad("atomic_overlap", "%v; it is a fraction of the atomic's latency, between 0 and 1", p.AtomicOverlap)
 	}
@@ -81,8 +122,9 @@ func (p *Profile) Validate() error {
 		name string
 		v    sim.Time
 	}{
-		{"l1_hit", p.L1Hit}, {"smt_sibling", p.SMTSibling}, {"same_socket", p.SameSocket},
-		{"other_socket", p.OtherSocket}, {"memory", p.Memory}, {"atomic", p.Atomic}, {"wakeup", p.Wakeup}, {"store_drain", p.StoreDrain},
+		{"l1_hit", p.L1Hit}, {"llc_hit", p.LLCHit}, {"smt_sibling", p.SMTSibling}, {"same_socket", p.SameSocket},
+		{"other_llc", p.OtherLLC}, {"other_socket", p.OtherSocket}, {"memory", p.Memory}, {"atomic", p.Atomic},
+		{"wakeup", p.Wakeup}, {"store_drain", p.StoreDrain}, {"pause", p.Pause}, {"llc_occupancy", p.LLCOccupancy},
 	} {
 		if f.v < 0 {
 			return bad(f.name, "negative latency %v; latencies are durations such as \"40ns\"", f.v)
@@ -97,20 +139,48 @@ const MaxCPUs = 1024
 // Cycles converts a cycle count to time at the profile's clock.
 func (p *Profile) Cycles(n float64) sim.Time { return sim.FromNanoseconds(n / p.GHz) }
 
-// Latencies returns the miss costs by distance for package cacheline.
+// Latencies returns the transfer costs by source for package cacheline. A
+// ping-pong time is a transfer plus the atomic that follows it, so the
+// transfer is the rest; a load latency is a transfer plus an L1 hit. A
+// profile thus gives back, when its ping-pong is simulated, the table it was
+// made from.
 func (p *Profile) Latencies() cacheline.Latencies {
+	less := func(t, d sim.Time) sim.Time { return max(t-d, 0) }
+	llc := p.LLCHit
+	if llc == 0 {
+		llc = p.SameSocket
+	}
+	otherLLC := p.OtherLLC
+	if otherLLC == 0 {
+		otherLLC = p.SameSocket
+	}
 	return cacheline.Latencies{
 		cacheline.Local:       p.L1Hit,
-		cacheline.SMTSibling:  p.SMTSibling,
-		cacheline.SameSocket:  p.SameSocket,
-		cacheline.OtherSocket: p.OtherSocket,
-		cacheline.Memory:      p.Memory,
+		cacheline.SMTSibling:  less(p.SMTSibling, p.Atomic),
+		cacheline.LLC:         less(llc, p.L1Hit),
+		cacheline.SameSocket:  less(p.SameSocket, p.Atomic),
+		cacheline.OtherLLC:    less(otherLLC, p.Atomic),
+		cacheline.OtherSocket: less(p.OtherSocket, p.Atomic),
+		cacheline.Memory:      less(p.Memory, p.L1Hit),
 	}
 }
 
-// Topology maps logical CPUs to sockets and physical cores: CPU i is thread
-// i / (sockets·cores) of physical core i mod (sockets·cores), and physical core
-// k sits on socket k / cores_per_socket.
+// Occupancy returns how long the home is busy with one read it serves.
+func (p *Profile) Occupancy() sim.Time {
+	if p.LLCOccupancy > 0 {
+		return p.LLCOccupancy
+	}
+	llc := p.LLCHit
+	if llc == 0 {
+		llc = p.SameSocket
+	}
+	return llc / 2
+}
+
+// Topology maps logical CPUs to sockets, LLC groups and physical cores: CPU
+// i is thread i / (sockets·cores) of physical core i mod (sockets·cores),
+// physical core k sits on socket k / cores_per_socket and in LLC group
+// k / cores_per_llc.
 type Topology struct {
 	p *Profile
 }
@@ -124,15 +194,16 @@ func (t Topology) Physical(cpu int) int { return cpu % (t.p.Sockets * t.p.CoresP
 // Socket returns the socket of a logical CPU.
 func (t Topology) Socket(cpu int) int { return t.Physical(cpu) / t.p.CoresPerSocket }
 
-// Distance classifies a transfer from one CPU's cache to another's.
-func (t Topology) Distance(from, to int) cacheline.Distance {
-	switch {
-	case from == to:
-		return cacheline.Local
-	case t.Physical(from) == t.Physical(to):
-		return cacheline.SMTSibling
-	case t.Socket(from) == t.Socket(to):
-		return cacheline.SameSocket
+// LLCGroup returns the LLC group of a logical CPU, numbered across sockets.
+func (t Topology) LLCGroup(cpu int) int {
+	per := t.p.CoresPerLLC
+	if per == 0 {
+		per = t.p.CoresPerSocket
 	}
-	return cacheline.OtherSocket
+	return t.Physical(cpu) / per
+}
+
+// Place implements cacheline.Topology.
+func (t Topology) Place(cpu int) (socket, llc, core int) {
+	return t.Socket(cpu), t.LLCGroup(cpu), t.Physical(cpu)
 }

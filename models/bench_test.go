@@ -1,6 +1,7 @@
 package models_test
 
 import (
+	"fmt"
 	"testing"
 
 	"contend/cpu"
@@ -23,4 +24,27 @@ func BenchmarkTicketLockTwoCores(b *testing.B) {
 		packets += flood(b, w, p, 2, 0, sim.Millisecond).Packets
 	}
 	b.ReportMetric(float64(packets)/b.Elapsed().Seconds(), "simulated-packets/s")
+}
+
+// BenchmarkTicketLockScale runs a ticket lock (30 ns outside, 10 ns inside)
+// on 2, 32 and 128 CPUs of a two-socket machine and reports the wall time per
+// simulated event: the cost of an event must not grow with the core count.
+func BenchmarkTicketLockScale(b *testing.B) {
+	for _, n := range []int{2, 32, 128} {
+		b.Run(fmt.Sprintf("cpus=%d", n), func(b *testing.B) {
+			var events uint64
+			for b.Loop() {
+				p := testProfile(cpu.NoJitter)
+				p.Sockets = 2
+				w := newWorld(b, p, 1, models.DefaultKernel())
+				l := newSpinlock(b, w, models.Ticket)
+				prog := &cpu.Program{Name: "rx", Steps: []cpu.Step{
+					compute(w, "rx", 30*sim.Nanosecond), &models.LockStep{L: l}, compute(w, "cs", 10*sim.Nanosecond), &models.UnlockStep{L: l},
+				}}
+				flood(b, w, prog, n, 0, 200*sim.Microsecond)
+				events += w.M.Eng.Fired()
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(events), "ns/event")
+		})
+	}
 }

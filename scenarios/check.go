@@ -263,11 +263,19 @@ func (c *checker) profile(name string, p profileRaw) {
 	if p.AtomicOverlap != nil {
 		pr.AtomicOverlap = *p.AtomicOverlap
 	}
+	if p.CoresPerLLC != nil {
+		pr.CoresPerLLC = *p.CoresPerLLC
+	}
+	if p.StoreBuffer != nil {
+		pr.StoreBuffer = *p.StoreBuffer
+	}
 	for _, f := range []struct{ key, val string }{
 		{"l1_hit", p.L1Hit}, {"smt_sibling", p.SMTSibling}, {"same_socket", p.SameSocket},
-		{"other_socket", p.OtherSocket}, {"memory", p.Memory}, {"atomic", p.Atomic}, {"wakeup", p.Wakeup}, {"store_drain", p.StoreDrain},
+		{"other_socket", p.OtherSocket}, {"memory", p.Memory}, {"atomic", p.Atomic}, {"wakeup", p.Wakeup},
+		{"store_drain", p.StoreDrain}, {"llc_hit", p.LLCHit}, {"other_llc", p.OtherLLC}, {"pause", p.Pause},
+		{"llc_occupancy", p.LLCOccupancy},
 	} {
-		if f.val == "" && f.key == "store_drain" {
+		if f.val == "" && optionalLatency[f.key] {
 			continue
 		}
 		if f.val == "" {
@@ -277,11 +285,19 @@ func (c *checker) profile(name string, p profileRaw) {
 		pr.durs[f.key] = c.dur("profile."+name+"."+f.key, append(a, keyNeedle(f.key)), f.val, false)
 	}
 	switch p.Jitter {
-	case "", "none":
+	case "", "uniform":
+		pr.Jitter, pr.CV = cpu.UniformJitter, cpu.DefaultCV
+	case "none":
 	case "exponential":
 		pr.Jitter = cpu.ExponentialJitter
 	default:
-		c.fail("profile."+name+".jitter", append(a, keyNeedle("jitter")), "%q; use \"none\" or \"exponential\"", p.Jitter)
+		c.fail("profile."+name+".jitter", append(a, keyNeedle("jitter")), "%q; use \"uniform\" (the default), \"none\" or \"exponential\"", p.Jitter)
+	}
+	if p.CV != nil {
+		if pr.Jitter != cpu.UniformJitter {
+			c.fail("profile."+name+".cv", append(a, keyNeedle("cv")), "cv sets uniform jitter's spread, but jitter = %q; drop cv or use jitter = \"uniform\"", p.Jitter)
+		}
+		pr.CV = *p.CV
 	}
 	if c.err == nil {
 		pr.resolve()
@@ -298,6 +314,10 @@ func (c *checker) profile(name string, p profileRaw) {
 	}
 	c.s.Profiles[name] = pr
 }
+
+// optionalLatency are the profile latencies a file may leave out: a zero
+// store_drain and pause, an llc_hit and other_llc equal to same_socket.
+var optionalLatency = map[string]bool{"store_drain": true, "llc_hit": true, "other_llc": true, "pause": true, "llc_occupancy": true}
 
 // resolve turns the written latencies into times at the profile's clock.
 func (p *Profile) resolve() {
@@ -324,6 +344,14 @@ func (p *Profile) field(key string) *sim.Time {
 		return &p.Wakeup
 	case "store_drain":
 		return &p.StoreDrain
+	case "llc_hit":
+		return &p.LLCHit
+	case "other_llc":
+		return &p.OtherLLC
+	case "pause":
+		return &p.Pause
+	case "llc_occupancy":
+		return &p.LLCOccupancy
 	}
 	return nil
 }

@@ -27,7 +27,7 @@ other_socket = "120ns"
 memory = "90ns"
 atomic = "8ns"
 wakeup = "5us"
-
+jitter = "none"
 [params]
 work = "20ns"
 

@@ -31,16 +31,23 @@ type profileRaw struct {
 	Sockets        *int     `toml:"sockets"`
 	CoresPerSocket *int     `toml:"cores_per_socket"`
 	ThreadsPerCore *int     `toml:"threads_per_core"`
+	CoresPerLLC    *int     `toml:"cores_per_llc"`
 	L1Hit          string   `toml:"l1_hit"`
+	LLCHit         string   `toml:"llc_hit"`
 	SMTSibling     string   `toml:"smt_sibling"`
 	SameSocket     string   `toml:"same_socket"`
+	OtherLLC       string   `toml:"other_llc"`
 	OtherSocket    string   `toml:"other_socket"`
 	Memory         string   `toml:"memory"`
 	Atomic         string   `toml:"atomic"`
 	AtomicOverlap  *float64 `toml:"atomic_overlap"`
 	Wakeup         string   `toml:"wakeup"`
 	StoreDrain     string   `toml:"store_drain"`
+	StoreBuffer    *int     `toml:"store_buffer"`
+	Pause          string   `toml:"pause"`
+	LLCOccupancy   string   `toml:"llc_occupancy"`
 	Jitter         string   `toml:"jitter"`
+	CV             *float64 `toml:"cv"`
 }
 
 type kernelRaw struct {

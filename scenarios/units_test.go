@@ -127,6 +127,7 @@ other_socket = "120ns"
 memory = "90ns"
 atomic = "8ns"
 wakeup = "5us"
+jitter = "none"
 
 [params]
 rx = "250cyc"   # 100 ns at 2.5 GHz
@@ -167,6 +168,7 @@ other_socket = "120ns"
 memory = "90ns"
 atomic = "8ns"
 wakeup = "5us"
+jitter = "none"
 
 [[series]]
 name = "slow"
