@@ -37,6 +37,9 @@ type RunSpec struct {
 	Warmup   sim.Time
 	Duration sim.Time
 	Limit    sim.Time // longest simulated time a batch may take
+	// MaxEvents bounds the simulated events of the run (0: no bound); a run
+	// that reaches it fails with an error wrapping sim.ErrEventLimit.
+	MaxEvents uint64
 
 	// Every SampleEvery of simulated time, Observe (if set) receives a
 	// Sample: the hook for live charts and progress. It must not keep the
@@ -173,6 +176,11 @@ func (w *World) Run(spec RunSpec) (*Result, error) {
 		if f.Rate < 0 || f.Ring < 0 {
 			return nil, fmt.Errorf("models: flood rate and ring must not be negative")
 		}
+		// Arrivals a picosecond apart at most, or ones overflowing the
+		// clock, would all land at one instant: the run would never end.
+		if f.Rate != 0 && !(f.Rate >= 1e-6 && f.Rate <= 1e12) {
+			return nil, fmt.Errorf("models: flood rate %v per second: the mean time between packets must be from 1 ps to 10⁶ s", f.Rate)
+		}
 		d.queued = make([]int, n)
 		d.arrive = make([]sim.Event, n)
 		for _, id := range f.CPUs {
@@ -193,7 +201,7 @@ func (w *World) Run(spec RunSpec) (*Result, error) {
 			m.Eng.Schedule(&d.arrive[id], m.Rand.Exp(sim.FromSeconds(1/f.Rate)))
 		}
 	}
-	ctl := sim.Control{Warmup: spec.Warmup, Until: spec.Warmup + spec.Duration}
+	ctl := sim.Control{Warmup: spec.Warmup, Until: spec.Warmup + spec.Duration, MaxEvents: spec.MaxEvents}
 	if b := spec.Batch; b != nil {
 		if b.CPU < 0 || b.CPU >= n {
 			return nil, fmt.Errorf("models: batch on cpu %d, but the machine has cpus 0-%d", b.CPU, n-1)
@@ -228,6 +236,9 @@ func (w *World) Run(spec RunSpec) (*Result, error) {
 	err := m.Run(ctl)
 	if errors.Is(err, sim.ErrCanceled) && d.finished {
 		err = nil
+	}
+	if errors.Is(err, sim.ErrEventLimit) {
+		err = fmt.Errorf("models: the run fired its %d simulated events by %v of simulated time, before its end at %v: %w", spec.MaxEvents, m.Eng.Now(), ctl.Until, err)
 	}
 	if err != nil {
 		return nil, err

@@ -55,6 +55,11 @@ func (k *Kernel) fill() error {
 	if k.JiffiesToSchedQS == 0 {
 		k.JiffiesToSchedQS = max(k.JiffiesTillFirstFQS+2*k.JiffiesTillNextFQS, k.HZ/10)
 	}
+	// Linux clamps the scan delays to HZ; larger values would also overflow
+	// the clock when turned into time.
+	if k.JiffiesTillFirstFQS > k.HZ || k.JiffiesTillNextFQS > k.HZ || k.JiffiesToSchedQS > 21*k.HZ {
+		return fmt.Errorf("kernel: force-quiescent-state delays are at most hz jiffies, jiffies_to_sched_qs at most 21·hz")
+	}
 	if k.IPI < 0 {
 		return fmt.Errorf("kernel: ipi: negative latency %v", k.IPI)
 	}

@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -50,7 +51,8 @@ type builder struct {
 	spin   map[string]*models.Spinlock
 	rw     map[string]*models.RWLock
 	mutex  map[string]*models.Mutex
-	err    error // the first step that cannot run as set (a param set to 0)
+	err    error    // the first step that cannot run as set (a param set to 0)
+	scan   sim.Time // the largest cost per item of a scan step
 }
 
 // Simulate runs one point.
@@ -60,6 +62,9 @@ func (s *Scenario) Simulate(p Point) (*models.Result, error) {
 		return nil, err
 	}
 	res, err := w.Run(spec)
+	if errors.Is(err, sim.ErrEventLimit) {
+		err = fmt.Errorf("%w; raise [run] max_events (or --max-events) if the run is meant to be that long, or shorten [run] duration", err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: variant %s, %s=%v: %w", s.Name, p.Variant, p.Axis, p.X, err)
 	}
@@ -95,6 +100,9 @@ func (s *Scenario) Build(p Point) (*models.World, models.RunSpec, error) {
 	}
 	for _, key := range sortedKeys(p.Overrides) {
 		x := p.Overrides[key]
+		if !finite(x) || x < 0 || x > MaxStepTime.Nanoseconds() {
+			return nil, spec, fmt.Errorf("%s: %s = %v; a fitted value is from 0 to %v ns", s.Name, key, x, MaxStepTime.Nanoseconds())
+		}
 		if name, ok := strings.CutPrefix(key, "params."); ok {
 			v, known := params[name]
 			if !known {
@@ -116,6 +124,11 @@ func (s *Scenario) Build(p Point) (*models.World, models.RunSpec, error) {
 			}
 		} else {
 			return nil, spec, fmt.Errorf("%s: override %q must start with params. or profile.", s.Name, key)
+		}
+	}
+	if p.Axis != "" {
+		if msg := axisValueError(p.Axis, p.X, params); msg != "" {
+			return nil, spec, fmt.Errorf("%s: %s: %s", s.Name, p.Axis, msg)
 		}
 	}
 	wl := s.Workload
@@ -172,6 +185,7 @@ func (s *Scenario) Build(p Point) (*models.World, models.RunSpec, error) {
 	spec.Warmup = s.Run.Warmup.Time(prof.GHz)
 	spec.Duration = s.Run.Duration.Time(prof.GHz)
 	spec.Limit = s.Run.Limit.Time(prof.GHz)
+	spec.MaxEvents = uint64(s.Run.MaxEvents)
 	flood := func() *models.Flood {
 		cpus := make([]int, wl.Cores)
 		for i := range cpus {
@@ -212,6 +226,9 @@ func (s *Scenario) Build(p Point) (*models.World, models.RunSpec, error) {
 		f.Program = floodProg
 		spec.Flood = f
 		spec.Batch = &models.Batch{CPU: batchCPU, Program: batchProg, Ops: wl.BatchOps}
+	}
+	if b.err == nil && b.scan > 0 && float64(b.scan)*float64(wl.InitialItems+wl.BatchOps) > float64(MaxStepTime) {
+		b.err = fmt.Errorf("%s: a scan of %v per item over %d items takes longer than %v; fewer items or a cheaper scan", s.Name, b.scan, wl.InitialItems+wl.BatchOps, MaxStepTime)
 	}
 	if b.err != nil {
 		return nil, spec, b.err
@@ -263,12 +280,19 @@ func or(a, b string) string {
 	return b
 }
 
+// time converts a step's duration at the profile's clock. A value an
+// override or a sweep set beyond MaxStepTime (or below 0) is refused: it
+// would overflow the clock and silently become no work at all.
 func (b *builder) time(s string) sim.Time {
 	d, literal, _ := parseDur(s)
 	if !literal {
 		d = b.params[s].Dur
 	}
-	return d.Time(b.ghz)
+	t, ok := timeAt(d, b.ghz, MaxStepTime)
+	if !ok && b.err == nil {
+		b.err = fmt.Errorf("%s: %q is %s at this point; a step takes from 0 to %v", b.s.Name, s, describeTime(d, b.ghz), MaxStepTime)
+	}
+	return t
 }
 
 func (b *builder) label(st *stepRaw, def string) cpu.Label { return b.w.M.Label(or(st.Label, def)) }
@@ -323,7 +347,9 @@ func (b *builder) compile(steps []stepRaw, depth int) []cpu.Step {
 			}
 			out = append(out, &models.SleepStep{W: w, D: d, Label: b.label(st, "schedule_timeout")})
 		case "scan":
-			out = append(out, &models.ScanStep{W: w, PerItem: b.time(st.Scan), Label: b.label(st, "scan")})
+			per := b.time(st.Scan)
+			b.scan = max(b.scan, per)
+			out = append(out, &models.ScanStep{W: w, PerItem: per, Label: b.label(st, "scan")})
 		case "once_per_jiffy":
 			body := b.compile(st.Steps, depth+1)
 			var line *cacheline.Line

@@ -37,6 +37,9 @@ type checker struct {
 	origin map[string]*locator // included definitions, by key (see merge)
 	s      *Scenario
 	err    *Error
+	// ghz converts cycles to time when a duration is checked against its
+	// bound: a profile's own clock for its latencies, else the slowest.
+	ghz float64
 }
 
 // from points errors into the file that defined key (an include) until the
@@ -68,6 +71,7 @@ func check(raw *fileRaw, loc *locator) (*Scenario, error) {
 		c.profile(name, raw.Profile[name])
 		back()
 	}
+	c.ghz = c.slowest()
 	back := c.from("kernel")
 	c.kernel(raw.Kernel)
 	back()
@@ -95,6 +99,7 @@ func check(raw *fileRaw, loc *locator) (*Scenario, error) {
 		c.steps("block."+name, []string{"[block]", name}, raw.Block[name], names, 0)
 		back()
 	}
+	sizes := c.blockSizes(raw.Block)
 	seen := map[string]bool{}
 	var headers []string // one "[[variant]]" per variant so far: the way to the next
 	for _, v := range raw.Variant {
@@ -112,6 +117,9 @@ func check(raw *fileRaw, loc *locator) (*Scenario, error) {
 			c.fail("variant.steps", va, "variant %q has no steps; list its code path", v.Name)
 		}
 		c.steps("variant."+v.Name, va, v.Steps, names, 0)
+		if n := expandedSize(v.Steps, sizes); n > MaxProgramSteps {
+			c.fail("variant.steps", va, "variant %q is %s steps once its blocks are inlined; a program has at most %d (MaxProgramSteps): call fewer blocks, or fewer times", v.Name, atLeast(n), MaxProgramSteps)
+		}
 		s.Variants = append(s.Variants, &Variant{Name: v.Name, Description: v.Description, Steps: v.Steps})
 	}
 	if len(s.Variants) == 0 {
@@ -190,11 +198,16 @@ func lockKindOf(k string) string {
 	return ""
 }
 
-func (c *checker) dur(field string, anchors []string, s string, allowParam bool) Dur {
+// dur parses a duration (or, with allowParam, names a param) and checks that
+// it lies within most at the checker's clock.
+func (c *checker) dur(field string, anchors []string, s string, allowParam bool, most sim.Time) Dur {
 	d, literal, err := parseDur(s)
 	if err != nil {
 		c.fail(field, anchors, "%v", err)
 		return d
+	}
+	if literal {
+		c.bound(field, anchors, s, d, most)
 	}
 	if !literal {
 		if !allowParam {
@@ -213,14 +226,51 @@ func (c *checker) dur(field string, anchors []string, s string, allowParam bool)
 	return d
 }
 
+// bound fails a duration d, written as s, that is longer than most at the
+// checker's clock.
+func (c *checker) bound(field string, anchors []string, s string, d Dur, most sim.Time) {
+	if c.ghz <= 0 {
+		return // the clock is wrong, and already reported
+	}
+	if _, ok := timeAt(d, c.ghz, most); !ok {
+		c.fail(field, anchors, "%q is %s at %v GHz; contend takes durations of at most %v here: give a shorter one", s, describeTime(d, c.ghz), c.ghz, most)
+	}
+}
+
+// describeTime says how long d is at ghz, in words that survive overflow.
+func describeTime(d Dur, ghz float64) string {
+	ps := d.PS + d.Cycles/ghz*1000
+	if !finite(ps) || ps > 1e30 {
+		return "beyond any clock"
+	}
+	return fmt.Sprintf("%.3g s", ps/1e12)
+}
+
+// slowest returns the slowest valid clock of the scenario's profiles: the one
+// at which a number of cycles lasts longest.
+func (c *checker) slowest() float64 {
+	ghz := 0.0
+	for _, p := range c.s.Profiles {
+		if p.GHz >= MinGHz && p.GHz <= 100 && (ghz == 0 || p.GHz < ghz) {
+			ghz = p.GHz
+		}
+	}
+	return ghz
+}
+
 func (c *checker) value(field string, anchors []string, v any) (Value, bool) {
 	switch x := v.(type) {
 	case string:
 		d, literal, err := parseDur(x)
+		if err != nil && literal {
+			c.fail(field, anchors, "%v; a param is a duration (\"25ns\") or a number", err)
+			return Value{}, false
+		}
 		if err != nil || !literal {
 			c.fail(field, anchors, "%q is not a duration; a param is a duration (\"25ns\") or a number", x)
 			return Value{}, false
 		}
+		c.bound(field, anchors, x, d, MaxStepTime)
 		return Value{Dur: d, IsTime: true}, true
 	case int64:
 		return Value{Num: float64(x)}, true
@@ -249,7 +299,11 @@ func (c *checker) profile(name string, p profileRaw) {
 	need("cores_per_socket", p.CoresPerSocket != nil)
 	if p.GHz != nil {
 		pr.GHz = *p.GHz
+		if pr.GHz > 0 && pr.GHz < MinGHz {
+			c.fail("profile."+name+".ghz", append(a, keyNeedle("ghz")), "%v GHz; contend takes clocks from %v GHz (MinGHz): give the core clock in GHz, e.g. 2.8", pr.GHz, MinGHz)
+		}
 	}
+	c.ghz = pr.GHz
 	if p.Sockets != nil {
 		pr.Sockets = *p.Sockets
 	}
@@ -282,7 +336,7 @@ func (c *checker) profile(name string, p profileRaw) {
 			c.fail("profile."+name+"."+f.key, a, "missing; give it as a duration, e.g. %s = \"40ns\"", f.key)
 			continue
 		}
-		pr.durs[f.key] = c.dur("profile."+name+"."+f.key, append(a, keyNeedle(f.key)), f.val, false)
+		pr.durs[f.key] = c.dur("profile."+name+"."+f.key, append(a, keyNeedle(f.key)), f.val, false, MaxStepTime)
 	}
 	switch p.Jitter {
 	case "", "uniform":
@@ -375,7 +429,7 @@ func (c *checker) kernel(k *kernelRaw) {
 			kern.Expedited = *k.Expedited
 		}
 		if k.IPI != "" {
-			kern.IPI = c.dur("kernel.ipi", []string{"[kernel]", keyNeedle("ipi")}, k.IPI, false).Time(1)
+			kern.IPI = c.dur("kernel.ipi", []string{"[kernel]", keyNeedle("ipi")}, k.IPI, false, MaxStepTime).Time(c.ghz)
 		}
 	}
 	a := []string{"[kernel]"}
@@ -393,6 +447,9 @@ func (c *checker) kernel(k *kernelRaw) {
 	} {
 		if f.v < 0 {
 			c.fail("kernel."+f.key, append(a, keyNeedle(f.key)), "%d; give a number of jiffies, at least 0 (0 takes the kernel's default)", f.v)
+		}
+		if most := maxJiffies(f.key, kern.HZ); f.v > most {
+			c.fail("kernel."+f.key, append(a, keyNeedle(f.key)), "%d jiffies; give at most %d at hz = %d (%s)", f.v, most, kern.HZ, jiffiesWhy[f.key])
 		}
 	}
 	probe := kern
@@ -452,7 +509,7 @@ func operand(st *stepRaw, op string) string {
 
 func (c *checker) steps(where string, anchors []string, steps []stepRaw, names map[string]string, depth int) {
 	if depth > 8 {
-		c.fail(where, anchors, "blocks nest more than 8 deep; a block probably includes itself")
+		c.fail(where, anchors, "once_per_jiffy nests more than 8 deep; a gate inside a gate of the same jiffy never runs its steps twice anyway")
 		return
 	}
 	for i := range steps {
@@ -486,7 +543,7 @@ func (c *checker) steps(where string, anchors []string, steps []stepRaw, names m
 		}
 		switch op {
 		case "compute", "sleep", "scan":
-			d := c.dur(field+"."+op, at, map[string]string{"compute": st.Compute, "sleep": st.Sleep, "scan": st.Scan}[op], true)
+			d := c.dur(field+"."+op, at, map[string]string{"compute": st.Compute, "sleep": st.Sleep, "scan": st.Scan}[op], true, MaxStepTime)
 			if op == "sleep" && d == (Dur{}) {
 				c.fail(field+".sleep", at, "a sleep of 0 wakes at the instant it starts, so simulated time never advances; give it a duration, e.g. \"1us\"")
 			}
@@ -515,12 +572,11 @@ func (c *checker) steps(where string, anchors []string, steps []stepRaw, names m
 			}
 			c.steps(field, at, st.Steps, names, depth+1)
 		case "block":
-			body, ok := c.s.Blocks[st.Block]
-			if !ok {
+			// A block's own steps are checked once, where it is defined.
+			if _, ok := c.s.Blocks[st.Block]; !ok {
 				c.fail(field+".block", append(at, st.Block), "%q is not a defined block; define it under [block] or fix the name", st.Block)
 				continue
 			}
-			c.steps(field+"→"+st.Block, at, body, names, depth+1)
 		}
 		if len(st.Steps) > 0 && op != "once_per_jiffy" {
 			c.fail(field+".steps", at, "only once_per_jiffy has nested steps")
@@ -565,14 +621,14 @@ func (c *checker) workload(w *workloadRaw) {
 	switch {
 	case wl.Cores < 1 || wl.Cores > cpu.MaxCPUs:
 		c.fail("workload.cores", append(a, keyNeedle("cores")), "%d; give between 1 and %d flood CPUs", wl.Cores, cpu.MaxCPUs)
-	case wl.Rate < 0 || math.IsNaN(wl.Rate):
-		c.fail("workload.rate", append(a, keyNeedle("rate")), "%v; the offered rate is packets per second per CPU, 0 for a closed loop", wl.Rate)
+	case wl.Rate != 0 && !(wl.Rate >= MinRate && wl.Rate <= MaxRate):
+		c.fail("workload.rate", append(a, keyNeedle("rate")), "%v; the offered rate is packets per second per CPU: 0 for a closed loop, else from %g (one packet per %v) to %g (one per picosecond)", wl.Rate, MinRate, MaxStepTime, MaxRate)
 	case wl.Ring < 0:
 		c.fail("workload.ring", append(a, keyNeedle("ring")), "%d; the ring holds at least 0 packets", wl.Ring)
-	case wl.BatchOps < 1:
-		c.fail("workload.batch_ops", append(a, keyNeedle("batch_ops")), "%d; a batch has at least 1 operation", wl.BatchOps)
-	case wl.InitialItems < 0:
-		c.fail("workload.initial_items", append(a, keyNeedle("initial_items")), "%d; at least 0", wl.InitialItems)
+	case wl.BatchOps < 1 || wl.BatchOps > MaxCount:
+		c.fail("workload.batch_ops", append(a, keyNeedle("batch_ops")), "%d; a batch has at least 1 operation and at most %d", wl.BatchOps, MaxCount)
+	case wl.InitialItems < 0 || wl.InitialItems > MaxCount:
+		c.fail("workload.initial_items", append(a, keyNeedle("initial_items")), "%d; give 0 to %d items", wl.InitialItems, MaxCount)
 	case wl.BatchCPU < -1 || wl.BatchCPU >= cpu.MaxCPUs:
 		c.fail("workload.batch_cpu", append(a, keyNeedle("batch_cpu")), "%d is not a CPU number", wl.BatchCPU)
 	}
@@ -591,22 +647,34 @@ func (c *checker) workload(w *workloadRaw) {
 
 func (c *checker) run(r *runRaw) {
 	a := []string{"[run]"}
-	rc := RunConfig{Warmup: Dur{PS: 20e6}, Duration: Dur{PS: 1e9}, Limit: Dur{PS: 1e15}, Seed: 1, Replications: 1}
+	rc := RunConfig{Warmup: Dur{PS: 20e6}, Duration: Dur{PS: 1e9}, Limit: Dur{PS: 1e15}, Seed: 1, Replications: 1, MaxEvents: DefaultMaxEvents}
 	if r != nil {
 		if r.Warmup != "" {
-			rc.Warmup = c.dur("run.warmup", append(a, keyNeedle("warmup")), r.Warmup, false)
+			rc.Warmup = c.dur("run.warmup", append(a, keyNeedle("warmup")), r.Warmup, false, MaxRunTime)
 		}
 		if r.Duration != "" {
-			rc.Duration = c.dur("run.duration", append(a, keyNeedle("duration")), r.Duration, false)
+			rc.Duration = c.dur("run.duration", append(a, keyNeedle("duration")), r.Duration, false, MaxRunTime)
 		}
 		if r.Limit != "" {
-			rc.Limit = c.dur("run.limit", append(a, keyNeedle("limit")), r.Limit, false)
+			rc.Limit = c.dur("run.limit", append(a, keyNeedle("limit")), r.Limit, false, MaxRunTime)
 		}
 		if r.Seed != nil {
 			rc.Seed = *r.Seed
 		}
 		if r.Replications != nil {
 			rc.Replications = *r.Replications
+		}
+		if r.MaxEvents != nil {
+			rc.MaxEvents = *r.MaxEvents
+		}
+	}
+	if rc.MaxEvents < 1 {
+		c.fail("run.max_events", append(a, keyNeedle("max_events")), "%d; give the most simulated events one point may take, at least 1 (the default is %d)", rc.MaxEvents, int64(DefaultMaxEvents))
+	}
+	if c.s.Workload.Kind == "flood" && c.ghz > 0 {
+		end := rc.Warmup.Time(c.ghz) + rc.Duration.Time(c.ghz)
+		if end > rc.Limit.Time(c.ghz) {
+			c.fail("run.limit", append(a, keyNeedle("limit"), keyNeedle("duration")), "warmup + duration is %v, past the limit of %v; shorten the run or raise limit (at most %v)", end, rc.Limit.Time(c.ghz), MaxRunTime)
 		}
 	}
 	if rc.Duration.PS <= 0 {
@@ -629,12 +697,8 @@ func (c *checker) axis(field string, anchors []string, name string, values []flo
 		c.fail(field, anchors, "no values; list the points to sweep, e.g. [1, 2, 4]")
 	}
 	for _, v := range values {
-		if math.IsNaN(v) || v < 0 {
-			c.fail(field, anchors, "%v; sweep values are at least 0", v)
-			return
-		}
-		if _, ok := builtinAxes[name]; ok && (v != math.Trunc(v) || v < 1 || v > 1e9) {
-			c.fail(field, anchors, "%v; %s counts %s, a whole number of at least 1", v, name, builtinAxes[name])
+		if msg := axisValueError(name, v, c.s.Params); msg != "" {
+			c.fail(field, anchors, "%s", msg)
 			return
 		}
 	}
@@ -700,6 +764,14 @@ func (c *checker) series(i int, sr *seriesRaw, variants map[string]bool) {
 			continue
 		}
 		ref.X, ref.Value = *r.X, *r.Value
+		if r.Axis != "" {
+			c.axis("series.reference.axis", key("axis"), ref.Axis, []float64{ref.X})
+		} else {
+			c.axis("series.reference.x", key("x"), ref.Axis, []float64{ref.X})
+		}
+		if !(ref.Value > 0) || !finite(ref.Value) {
+			c.fail("series.reference.value", key("value"), "%v; a measured value is a finite number above 0 (an error is relative to it)", ref.Value)
+		}
 		if units, ok := unitsOf(ref.Metric); !ok {
 			c.fail("series.reference.metric", key("metric"), "%q is not a metric contend predicts; use throughput_per_core, throughput (Mpps/kpps/pps), cost (ns), duration (s), cpu_util (%%), grace_period (ms), drops (%%), share_of_cycles_<label> (%%) or offcpu_in_<label> (s)", ref.Metric)
 		} else if !slices.Contains(units, ref.Unit) {
@@ -751,4 +823,110 @@ func orList(words []string) string {
 		return strings.Join(words, "")
 	}
 	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+}
+
+// axisValueError says what is wrong with v as a value of axis name, or "".
+// Counts are whole and bounded; a param's value is finite, and a duration
+// param's (in ns) within MaxStepTime.
+func axisValueError(name string, v float64, params map[string]Value) string {
+	if what, ok := builtinAxes[name]; ok {
+		most := float64(cpu.MaxCPUs)
+		if name == "filters" {
+			most = MaxCount
+		}
+		if !finite(v) || v != math.Trunc(v) || v < 1 || v > most {
+			return fmt.Sprintf("%v; %s counts %s, a whole number from 1 to %v", v, name, what, most)
+		}
+		return ""
+	}
+	if !finite(v) || v < 0 {
+		return fmt.Sprintf("%v; values of %s are finite and at least 0", v, name)
+	}
+	if p := params[name]; p.IsTime && v > MaxStepTime.Nanoseconds() {
+		return fmt.Sprintf("%v ns; a duration takes at most %v", v, MaxStepTime)
+	}
+	return ""
+}
+
+// Most jiffies each RCU delay may be. Linux clamps the force-quiescent-state
+// delays to HZ (rcu/tree.c, param_set_first_fqs_jiffies); beyond the CPU
+// stall timeout (21 s) a CPU that owes a quiescent state is a stall.
+func maxJiffies(key string, hz int) int {
+	if key == "jiffies_to_sched_qs" {
+		return 21 * hz
+	}
+	return hz
+}
+
+var jiffiesWhy = map[string]string{
+	"jiffies_till_first_fqs": "Linux clamps it to one second of jiffies",
+	"jiffies_till_next_fqs":  "Linux clamps it to one second of jiffies",
+	"jiffies_to_sched_qs":    "beyond the 21 s RCU CPU stall timeout the kernel reports a stall",
+}
+
+// blockSizes checks that no block contains itself and returns how many
+// steps each is once inlined (saturating above MaxProgramSteps). Sizes are
+// memoised, so blocks that call each other many times cost one visit each.
+func (c *checker) blockSizes(blocks map[string][]stepRaw) map[string]int {
+	sizes := map[string]int{}
+	var visit func(name string, path []string) int
+	visit = func(name string, path []string) int {
+		if n, ok := sizes[name]; ok {
+			return n
+		}
+		if i := slices.Index(path, name); i >= 0 {
+			back := c.from("block." + name)
+			c.fail("block."+name, []string{"[block]", keyNeedle(name)}, "block %q contains itself (%s); a block cannot call itself, directly or through others", name, strings.Join(append(path[i:], name), " → "))
+			back()
+			sizes[name] = 1
+			return 1
+		}
+		var walk func(steps []stepRaw) int
+		walk = func(steps []stepRaw) int {
+			n := 0
+			for i := range steps {
+				st := &steps[i]
+				switch {
+				case st.Block != "":
+					if _, ok := blocks[st.Block]; ok {
+						n += visit(st.Block, append(path, name))
+						continue
+					}
+					n++
+				default:
+					n += 1 + walk(st.Steps)
+				}
+				n = min(n, MaxProgramSteps+1)
+			}
+			return n
+		}
+		sizes[name] = walk(blocks[name])
+		return sizes[name]
+	}
+	for _, name := range sortedKeys(blocks) {
+		visit(name, nil)
+	}
+	return sizes
+}
+
+// expandedSize is the number of steps a step list compiles to.
+func expandedSize(steps []stepRaw, sizes map[string]int) int {
+	n := 0
+	for i := range steps {
+		if b := steps[i].Block; b != "" {
+			n += sizes[b]
+		} else {
+			n += 1 + expandedSize(steps[i].Steps, sizes)
+		}
+		n = min(n, MaxProgramSteps+1)
+	}
+	return n
+}
+
+// atLeast prints a saturated count.
+func atLeast(n int) string {
+	if n > MaxProgramSteps {
+		return fmt.Sprintf("more than %d", MaxProgramSteps)
+	}
+	return fmt.Sprint(n)
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -352,4 +353,65 @@ func fits(kind reflect.Kind, v any) bool {
 		return kind == reflect.Struct || kind == reflect.Map
 	}
 	return false
+}
+
+// knownKeysHint says which keys the table holding k takes, nearest spelling
+// first: the user of the binary has no schema file to look in.
+func knownKeysHint(k toml.Key) string {
+	t := reflect.TypeFor[fileRaw]()
+	for _, seg := range k[:len(k)-1] {
+		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice {
+			t = t.Elem()
+		}
+		switch t.Kind() {
+		case reflect.Map:
+			t = t.Elem()
+		case reflect.Struct:
+			f, ok := fieldOf(t, seg)
+			if !ok {
+				return "check the spelling"
+			}
+			t = f
+		}
+	}
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return "check the spelling"
+	}
+	var keys []string
+	for i := 0; i < t.NumField(); i++ {
+		if f := t.Field(i); f.IsExported() {
+			keys = append(keys, strings.Split(f.Tag.Get("toml"), ",")[0])
+		}
+	}
+	last := k[len(k)-1]
+	best := slices.MinFunc(keys, func(a, b string) int { return editDistance(last, a) - editDistance(last, b) })
+	hint := "check the spelling"
+	if editDistance(last, best) <= max(2, len(last)/3) {
+		hint = fmt.Sprintf("check the spelling: did you mean %q?", best)
+	}
+	return fmt.Sprintf("%s (here the keys are %s)", hint, strings.Join(keys, ", "))
+}
+
+// editDistance is the Levenshtein distance between a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }

@@ -1,9 +1,11 @@
 package scenarios
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -71,6 +73,8 @@ type RunConfig struct {
 	Warmup, Duration, Limit Dur
 	Seed                    int64
 	Replications            int
+	// MaxEvents bounds the simulated events of one point.
+	MaxEvents int64
 }
 
 // Axis is one sweep axis.
@@ -107,7 +111,12 @@ type Reference struct {
 
 // Load reads the scenario file name from fsys, with its includes.
 func Load(fsys fs.FS, name string) (*Scenario, error) {
-	raw, loc, err := decodeFile(fsys, name)
+	l := &loader{fsys: fsys, seen: map[string]bool{}}
+	src, err := l.read(name)
+	if err != nil {
+		return nil, &Error{File: name, Msg: fmt.Sprintf("cannot read: %v", err)}
+	}
+	raw, loc, err := l.decode(name, src, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -116,22 +125,71 @@ func Load(fsys fs.FS, name string) (*Scenario, error) {
 
 // Parse checks a scenario given as bytes; includes are read from fsys.
 func Parse(fsys fs.FS, name string, src []byte) (*Scenario, error) {
-	raw, loc, err := decode(fsys, name, src, nil)
+	if len(src) > MaxFileBytes {
+		return nil, &Error{File: name, Msg: tooBig(len(src))}
+	}
+	l := &loader{fsys: fsys, seen: map[string]bool{name: true}}
+	raw, loc, err := l.decode(name, src, nil)
 	if err != nil {
 		return nil, err
 	}
 	return check(raw, loc)
 }
 
-func decodeFile(fsys fs.FS, name string) (*fileRaw, *locator, error) {
-	src, err := fs.ReadFile(fsys, name)
-	if err != nil {
-		return nil, nil, &Error{File: name, Msg: fmt.Sprintf("cannot read: %v", err)}
-	}
-	return decode(fsys, name, src, nil)
+// loader reads a scenario and its includes, each file once.
+type loader struct {
+	fsys fs.FS
+	seen map[string]bool // files read so far
 }
 
-func decode(fsys fs.FS, name string, src []byte, stack []string) (*fileRaw, *locator, error) {
+func tooBig(n int) string {
+	return fmt.Sprintf("%d bytes; a scenario file holds at most %d (MaxFileBytes): move shared parts into blocks or includes", n, MaxFileBytes)
+}
+
+// read returns a file's bytes, refusing what is not a regular file or is too
+// big to be a scenario. Its errors say why, not which file: callers name it
+// as the user wrote it.
+func (l *loader) read(name string) ([]byte, error) {
+	l.seen[name] = true
+	if len(l.seen) > MaxIncludedFiles {
+		return nil, fmt.Errorf("more than %d files in one scenario (MaxIncludedFiles); include fewer files", MaxIncludedFiles)
+	}
+	if !fs.ValidPath(name) {
+		return nil, errors.New("the path climbs out of the top folder; give a path that stays inside it")
+	}
+	st, err := fs.Stat(l.fsys, name)
+	if err != nil {
+		return nil, unwrapPath(err)
+	}
+	switch {
+	case st.IsDir():
+		return nil, errors.New("it is a directory; give the path of a .toml scenario file")
+	case !st.Mode().IsRegular():
+		return nil, fmt.Errorf("not a regular file (%v); give the path of a .toml scenario file", st.Mode().Type())
+	case st.Size() > MaxFileBytes:
+		return nil, errors.New(tooBig(int(st.Size())))
+	}
+	src, err := fs.ReadFile(l.fsys, name)
+	if err != nil {
+		return nil, unwrapPath(err)
+	}
+	if len(src) > MaxFileBytes {
+		return nil, errors.New(tooBig(len(src)))
+	}
+	return src, nil
+}
+
+// unwrapPath drops the operation and path of a *fs.PathError: the message
+// names the file already, as the user wrote it.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+func (l *loader) decode(name string, src []byte, stack []string) (*fileRaw, *locator, error) {
 	loc := newLocator(name, src)
 	var raw fileRaw
 	md, err := toml.Decode(string(src), &raw)
@@ -144,24 +202,32 @@ func decode(fsys fs.FS, name string, src []byte, stack []string) (*fileRaw, *loc
 	if und := md.Undecoded(); len(und) > 0 {
 		k := und[0]
 		last := k[len(k)-1]
-		return nil, nil, loc.errAt(k.String(), k, "unknown key %q; check the spelling against the scenario language (see scenarios/doc.go and the built-in scenarios)", last)
+		return nil, nil, loc.errAt(k.String(), k, "unknown key %q; %s", last, knownKeysHint(k))
 	}
+	chain := append(append([]string{}, stack...), name)
 	for _, inc := range raw.Include {
 		p := inc
 		if !path.IsAbs(p) {
 			p = path.Join(path.Dir(name), inc)
 		}
-		chain := append(append([]string{}, stack...), name)
-		for _, s := range chain {
-			if s == p {
-				return nil, nil, loc.errAt("include", []string{"include", inc}, "include cycle: %s → %s; move what both files share into a third file that each includes", strings.Join(chain, " → "), p)
-			}
+		at := []string{"include", inc}
+		if slices.Contains(chain, p) {
+			return nil, nil, loc.errAt("include", at, "include cycle: %s → %s; move what both files share into a third file that each includes", strings.Join(chain, " → "), p)
 		}
-		src, err := fs.ReadFile(fsys, p)
+		if l.seen[p] {
+			continue // a diamond: its definitions came in through another path
+		}
+		if len(chain) >= MaxIncludeDepth {
+			return nil, nil, loc.errAt("include", at, "includes nest more than %d deep (MaxIncludeDepth); include the shared files from fewer levels", MaxIncludeDepth)
+		}
+		src, err := l.read(p)
 		if err != nil {
-			return nil, nil, loc.errAt("include", []string{"include", inc}, "cannot read %s: %v; give a path relative to this file", p, err)
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil, nil, loc.errAt("include", at, "cannot read %q: %v; give a path relative to this file", inc, err)
+			}
+			return nil, nil, loc.errAt("include", at, "cannot read %q: %v", inc, err)
 		}
-		sub, subloc, err := decode(fsys, p, src, chain)
+		sub, subloc, err := l.decode(p, src, chain)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -125,6 +125,7 @@ type runRaw struct {
 	Limit        string `toml:"limit"`
 	Seed         *int64 `toml:"seed"`
 	Replications *int   `toml:"replications"`
+	MaxEvents    *int64 `toml:"max_events"`
 }
 
 type seriesRaw struct {

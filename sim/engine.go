@@ -36,6 +36,10 @@ func (ev *Event) At() Time { return ev.at }
 // ErrCanceled is returned by Run when Cancel stopped it.
 var ErrCanceled = errors.New("sim: run canceled")
 
+// ErrEventLimit is returned by Run when the run fired Control.MaxEvents
+// events without reaching its end.
+var ErrEventLimit = errors.New("sim: event limit reached")
+
 // Engine is the event loop. It is not safe for concurrent use, except Cancel.
 type Engine struct {
 	now      Time
@@ -44,6 +48,7 @@ type Engine struct {
 	fired    uint64
 	canceled atomic.Bool
 	obs      observer
+	limit    uint64 // fired events at which RunUntil stops; 0: none
 }
 
 // NewEngine returns an engine at time zero.
@@ -139,6 +144,9 @@ func (e *Engine) RunUntil(t Time) error {
 		if e.canceled.Load() {
 			return ErrCanceled
 		}
+		if e.fired == e.limit && e.limit > 0 {
+			return ErrEventLimit
+		}
 		if e.obs.every > 0 {
 			if at := e.heap[0].ev.at; e.obs.next <= at {
 				e.observe(at)
@@ -164,12 +172,18 @@ type Control struct {
 	Warmup      Time
 	Until       Time
 	OnWarmupEnd func(now Time)
+	// MaxEvents, if not 0, bounds the events the run fires: a run that
+	// would fire more stops with ErrEventLimit.
+	MaxEvents uint64
 }
 
 // Run executes a run described by c.
 func (e *Engine) Run(c Control) error {
 	if c.Until < c.Warmup {
 		return fmt.Errorf("sim: run until %v is before the end of warm-up %v", c.Until, c.Warmup)
+	}
+	if c.MaxEvents > 0 {
+		e.limit = e.fired + c.MaxEvents
 	}
 	if c.Warmup > 0 {
 		if err := e.RunUntil(c.Warmup); err != nil {

@@ -443,3 +443,23 @@ func TestEngineObserve(t *testing.T) {
 		t.Errorf("only %d firings; the run is too short to test anything", len(plain))
 	}
 }
+
+// A run that would fire more than MaxEvents stops with ErrEventLimit after
+// exactly that many, wherever its clock is; a run within the bound is not
+// touched by it.
+func TestEngineEventLimit(t *testing.T) {
+	for _, tc := range []struct {
+		max, want uint64
+		err       error
+	}{{100, 100, sim.ErrEventLimit}, {1, 1, sim.ErrEventLimit}, {2000, 1000, nil}, {0, 1000, nil}} {
+		e := sim.NewEngine()
+		var ev sim.Event
+		// An event that reschedules itself 1 ps later: 1000 fire by 999 ps.
+		ev.Action = sim.ActionFunc(func(now sim.Time) { e.Schedule(&ev, now+1) })
+		e.Schedule(&ev, 0)
+		err := e.Run(sim.Control{Until: 999, MaxEvents: tc.max})
+		if !errors.Is(err, tc.err) || e.Fired() != tc.want {
+			t.Errorf("MaxEvents %d: fired %d, error %v; want %d and %v", tc.max, e.Fired(), err, tc.want, tc.err)
+		}
+	}
+}

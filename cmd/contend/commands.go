@@ -146,8 +146,9 @@ func runTables(name string, sweep bool, args []string, stdout, stderr io.Writer)
 		return fmt.Errorf("name a scenario: contend %s ingress (see contend list)", name)
 	}
 	var tables []table
+	prog := progress(&o, name)
 	for _, arg := range fs.Args() {
-		s, err := load(arg)
+		s, err := load(arg, &o)
 		if err != nil {
 			return err
 		}
@@ -163,7 +164,7 @@ func runTables(name string, sweep bool, args []string, stdout, stderr io.Writer)
 						pts = append(pts, scenarios.Point{Series: se, Variant: v, Axis: axis, X: x, Seed: seedOf(&o, s)})
 					}
 				}
-				results, err := runner(s, o.jobs, progressBar(stderr))(s.Replicate(pts))
+				results, err := runner(s, o.jobs, prog)(s.Replicate(pts))
 				if err != nil {
 					return err
 				}
@@ -294,13 +295,14 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 		se       *scenarios.Series
 	}
 	var infos []seriesInfo
+	prog := progress(&o, "validate")
 	for _, arg := range names {
-		s, err := load(arg)
+		s, err := load(arg, &o)
 		if err != nil {
 			return err
 		}
 		for _, se := range s.Series {
-			r, err := s.Predict(se, seedOf(&o, s), nil, runner(s, o.jobs, progressBar(stderr)))
+			r, err := s.Predict(se, seedOf(&o, s), nil, runner(s, o.jobs, prog))
 			if err != nil {
 				return err
 			}
@@ -368,16 +370,17 @@ func cmdFit(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() != 1 {
 		return fmt.Errorf("name one scenario: contend fit ingress [--series ingress-bare]")
 	}
-	s, err := load(fs.Arg(0))
+	s, err := load(fs.Arg(0), &o)
 	if err != nil {
 		return err
 	}
+	prog := progress(&o, "fit")
 	var buf bytes.Buffer
 	for _, se := range s.Series {
 		if *seriesName != "" && se.Name != *seriesName {
 			continue
 		}
-		best, rows, err := s.Fit(se, seedOf(&o, s), runner(s, o.jobs, nil))
+		best, rows, err := s.Fit(se, seedOf(&o, s), runner(s, o.jobs, prog))
 		if err != nil {
 			return err
 		}

@@ -7,12 +7,15 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"contend/models"
 	"contend/scenarios"
@@ -22,11 +25,14 @@ var errUsage = errors.New("usage")
 
 // common flags of the commands that print tables.
 type options struct {
-	format  string
-	formats []string // the formats this command can print
-	out     string
-	seed    int64
-	jobs    int
+	format    string
+	formats   []string // the formats this command can print
+	out       string
+	seed      int64
+	jobs      int
+	quiet     bool
+	maxEvents int64
+	stderr    io.Writer
 }
 
 // newFlags declares the common flags; formats lists what the command prints,
@@ -39,6 +45,9 @@ func newFlags(name string, o *options, stderr io.Writer, formats ...string) *fla
 	fs.StringVar(&o.out, "o", "", "write the output to `FILE` (atomically) instead of stdout")
 	fs.Int64Var(&o.seed, "seed", 0, "random seed (0: the scenario's own)")
 	fs.IntVar(&o.jobs, "jobs", runtime.NumCPU(), "simulate this many points in parallel (results do not depend on it)")
+	fs.BoolVar(&o.quiet, "quiet", false, "print no progress on stderr")
+	fs.Int64Var(&o.maxEvents, "max-events", 0, "most simulated events one point may take (0: the scenario's [run] max_events, default "+strconv.Itoa(scenarios.DefaultMaxEvents)+")")
+	o.stderr = stderr
 	return fs
 }
 
@@ -67,7 +76,61 @@ func parse(fs *flag.FlagSet, o *options, args []string) error {
 	if o.jobs < 1 {
 		return fmt.Errorf("--jobs %d: give at least 1", o.jobs)
 	}
-	return nil
+	if o.maxEvents < 0 {
+		return fmt.Errorf("--max-events %d: give at least 1, or 0 for the scenario's own bound", o.maxEvents)
+	}
+	// Checked before anything is simulated: a bad -o must not cost the run.
+	return checkOut(o.out)
+}
+
+// checkOut accepts as -o a regular file or a new path in an existing
+// directory; anything else (a FIFO, a device, a symlink, a directory) would
+// be replaced by the rename.
+func checkOut(path string) error {
+	if path == "" {
+		return nil
+	}
+	st, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		dir, derr := os.Stat(filepath.Dir(path))
+		if derr != nil || !dir.IsDir() {
+			return fmt.Errorf("-o %s: the directory %s does not exist; create it or write elsewhere", path, filepath.Dir(path))
+		}
+		return nil
+	case err != nil:
+		return fmt.Errorf("-o %s: %v", path, unwrapPath(err))
+	case st.Mode().IsRegular():
+		return nil
+	case st.IsDir():
+		return fmt.Errorf("-o %s: is a directory; give a file name", path)
+	}
+	return fmt.Errorf("-o %s: is %s, not a regular file, and would be replaced; give a regular file or a new path", path, kindOf(st.Mode()))
+}
+
+// kindOf names a file type the way ls -l's users do.
+func kindOf(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return "a special file"
+}
+
+// unwrapPath drops the operation and path of a *fs.PathError: messages name
+// the path the user gave, not a temporary file.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // orList joins words as "a, b or c".
@@ -78,20 +141,19 @@ func orList(words []string) string {
 	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }
 
-// load reads a built-in scenario by name or a file by path.
-func load(arg string) (*scenarios.Scenario, error) {
+// load reads a built-in scenario by name or a file by path, and applies
+// the command's bounds to it.
+func load(arg string, o *options) (*scenarios.Scenario, error) {
+	s, err := loadScenario(arg)
+	if err == nil && o.maxEvents > 0 {
+		s.Run.MaxEvents = o.maxEvents
+	}
+	return s, err
+}
+
+func loadScenario(arg string) (*scenarios.Scenario, error) {
 	if strings.HasSuffix(arg, ".toml") || strings.ContainsRune(arg, os.PathSeparator) {
-		dir, file := filepath.Split(arg)
-		if dir == "" {
-			dir = "."
-		}
-		s, err := scenarios.Load(os.DirFS(dir), file)
-		// Errors name files inside dir; the user needs the path they gave.
-		var se *scenarios.Error
-		if errors.As(err, &se) {
-			se.File = filepath.Join(dir, filepath.FromSlash(se.File))
-		}
-		return s, err
+		return loadFile(arg)
 	}
 	for _, n := range scenarios.BuiltinNames() {
 		if n == arg {
@@ -99,6 +161,34 @@ func load(arg string) (*scenarios.Scenario, error) {
 		}
 	}
 	return nil, fmt.Errorf("no scenario %q: use a built-in (%s) or a path to a .toml file", arg, strings.Join(scenarios.BuiltinNames(), ", "))
+}
+
+// loadFile reads a scenario from the file system, rooted at / so that an
+// include may climb out of the scenario's folder with "..".
+func loadFile(arg string) (*scenarios.Scenario, error) {
+	abs, err := filepath.Abs(arg)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", arg, err)
+	}
+	s, err := scenarios.Load(os.DirFS("/"), strings.TrimPrefix(filepath.ToSlash(abs), "/"))
+	// Errors name files from the root; the user needs them as seen from
+	// the path they gave.
+	var se *scenarios.Error
+	if errors.As(err, &se) {
+		se.File = userPath(arg, abs, "/"+se.File)
+	}
+	return s, err
+}
+
+// userPath names file, found while loading arg (abs), the way arg names it.
+func userPath(arg, abs, file string) string {
+	if file == abs {
+		return arg
+	}
+	if rel, err := filepath.Rel(filepath.Dir(abs), file); err == nil {
+		return filepath.Join(filepath.Dir(arg), rel)
+	}
+	return file
 }
 
 // runner returns a Runner that simulates points on jobs goroutines; results
@@ -140,16 +230,40 @@ func runner(s *scenarios.Scenario, jobs int, progress func(done, total int)) sce
 	}
 }
 
-// progressBar draws on stderr when it is a terminal.
-func progressBar(stderr io.Writer) func(done, total int) {
-	f, ok := stderr.(*os.File)
-	if !ok {
+// progress reports points simulated on stderr: a bar on a terminal, else
+// (a pipe, a CI log) a line every progressEvery, so that a long run shows it
+// is alive. --quiet turns it off; so does a stderr that is not a file (the
+// CLI called in-process).
+func progress(o *options, name string) func(done, total int) {
+	f, ok := o.stderr.(*os.File)
+	if o.quiet || !ok {
 		return nil
 	}
-	st, err := f.Stat()
-	if err != nil || st.Mode()&os.ModeCharDevice == 0 {
-		return nil
+	if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+		return progressBar(f)
 	}
+	return progressLines(f, name, time.Now)
+}
+
+const progressEvery = 5 * time.Second
+
+// progressLines prints "contend NAME: D/T points simulated (S)" once
+// progressEvery has passed since the start or the last line.
+func progressLines(w io.Writer, name string, now func() time.Time) func(done, total int) {
+	start := now()
+	last := start
+	return func(done, total int) {
+		t := now()
+		if t.Sub(last) < progressEvery {
+			return
+		}
+		last = t
+		fmt.Fprintf(w, "contend %s: %d/%d points simulated (%v)\n", name, done, total, t.Sub(start).Round(time.Second))
+	}
+}
+
+// progressBar draws on a terminal.
+func progressBar(f *os.File) func(done, total int) {
 	return func(done, total int) {
 		const width = 30
 		n := width * done / total
@@ -172,8 +286,11 @@ func emit(o *options, stdout io.Writer, buf *bytes.Buffer) error {
 // writeAtomic writes data to a temporary file next to path and renames it
 // over path, so a reader never sees a half-written file.
 func writeAtomic(path string, data []byte) error {
+	if err := checkOut(path); err != nil {
+		return err // replaced by something else while the run went on
+	}
 	if err := writeRename(path, data); err != nil {
-		return fmt.Errorf("-o %s: %w", path, err)
+		return fmt.Errorf("-o %s: %w", path, unwrapPath(err))
 	}
 	return nil
 }

@@ -22,7 +22,10 @@ func cmdExplain(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() != 1 || *variant == "" {
 		return fmt.Errorf("usage: contend explain SCENARIO --variant NAME [--cores N] [--series NAME]")
 	}
-	s, err := load(fs.Arg(0))
+	if *cores < 0 {
+		return fmt.Errorf("--cores %d: give a number of flood CPUs, at least 1 (0: the workload's)", *cores)
+	}
+	s, err := load(fs.Arg(0), &o)
 	if err != nil {
 		return err
 	}

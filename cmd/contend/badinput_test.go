@@ -1,0 +1,433 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// base is a small valid scenario; each class of bad input below is an edit
+// of one of its lines, so the line numbers (counted by hand) stay put:
+// ghz 4, jiffies_till_first_fqs 17, work 20, block rx 30, cores 43, rate 44,
+// initial_items 45, duration 49, limit 50, [sweep] cores 53, axis 60, x 63,
+// value 65.
+const base = `name = "t"
+
+[profile.box]
+ghz = 2
+sockets = 1
+cores_per_socket = 4
+threads_per_core = 1
+l1_hit = "1ns"
+smt_sibling = "15ns"
+same_socket = "40ns"
+other_socket = "120ns"
+memory = "90ns"
+atomic = "8ns"
+wakeup = "5us"
+
+[kernel]
+jiffies_till_first_fqs = 1
+
+[params]
+work = "20ns"
+
+[[line]]
+name = "stats"
+
+[[lock]]
+name = "qlock"
+kind = "ticket"
+
+[block]
+rx = [ { compute = "work" } ]
+
+[[variant]]
+name = "locked"
+steps = [
+  { block = "rx" },
+  { lock = "qlock" },
+  { store = "stats" },
+  { unlock = "qlock" },
+]
+
+[workload]
+kind = "flood"
+cores = 2
+rate = 0
+initial_items = 0
+
+[run]
+warmup = "1us"
+duration = "10us"
+limit = "1s"
+
+[sweep]
+cores = [1, 2]
+
+[[series]]
+name = "box"
+profile = "box"
+variants = ["locked"]
+free = ["params.work"]
+axis = "cores"
+[[series.reference]]
+variant = "locked"
+x = 1
+metric = "throughput_per_core"
+value = 20
+unit = "Mpps"
+role = "calibrate"
+`
+
+// deadline is how long any bad input may take to be answered: a hang is a
+// failure, found by a context deadline rather than by waiting it out.
+const deadline = 20 * time.Second
+
+// answer runs the CLI in-process and fails t if it does not return within
+// deadline or panics.
+func answer(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	type result struct {
+		out, errOut string
+		code        int
+		panic       any
+	}
+	done := make(chan result, 1)
+	go func() {
+		var r result
+		defer func() { r.panic = recover(); done <- r }()
+		r.out, r.errOut, r.code = contendIn(args...)
+	}()
+	select {
+	case r := <-done:
+		if r.panic != nil {
+			t.Fatalf("contend %s panicked: %v", strings.Join(args, " "), r.panic)
+		}
+		return r.out, r.errOut, r.code
+	case <-ctx.Done():
+		t.Fatalf("contend %s did not answer within %v", strings.Join(args, " "), deadline)
+	}
+	return "", "", 0
+}
+
+func contendIn(args ...string) (string, string, int) {
+	var out, errOut strings.Builder
+	code := Main(args, &out, &errOut)
+	return out.String(), errOut.String(), code
+}
+
+// ed replaces line n (1-based) of base, which must hold old, by repl; repl
+// may hold several lines when the edit adds lines after n.
+type ed struct {
+	n         int
+	old, repl string
+}
+
+// edited returns base with the edits made.
+func edited(t *testing.T, eds ...ed) string {
+	t.Helper()
+	lines := strings.Split(base, "\n")
+	for _, e := range eds {
+		if lines[e.n-1] != e.old {
+			t.Fatalf("line %d of base is %q, not %q", e.n, lines[e.n-1], e.old)
+		}
+		lines[e.n-1] = e.repl
+	}
+	return strings.Join(lines, "\n")
+}
+
+// class is one class of bad input: the files it writes (base edited, plus
+// others), the command, and what the answer must be.
+type class struct {
+	name  string
+	eds   []ed              // t.toml is base with these edits (none: no t.toml)
+	files map[string]string // more files, by name
+	args  []string          // {dir} is the folder of the files, {f} t.toml
+	code  int
+	want  []string // in stderr: the file and line, the field, the fix
+}
+
+func (c class) run(t *testing.T) {
+	dir := t.TempDir()
+	if len(c.eds) > 0 {
+		write(t, filepath.Join(dir, "t.toml"), edited(t, c.eds...))
+	}
+	for name, src := range c.files {
+		write(t, filepath.Join(dir, name), src)
+	}
+	args := make([]string, len(c.args))
+	for i, a := range c.args {
+		args[i] = strings.NewReplacer("{dir}", dir, "{f}", filepath.Join(dir, "t.toml")).Replace(a)
+	}
+	out, errOut, code := answer(t, args...)
+	if code != c.code {
+		t.Errorf("status %d, want %d; stderr:\n%s", code, c.code, errOut)
+	}
+	if c.code != 0 && out != "" {
+		t.Errorf("stdout is not empty:\n%s", out)
+	}
+	for _, w := range c.want {
+		w = strings.ReplaceAll(w, "{f}", filepath.Join(dir, "t.toml"))
+		w = strings.ReplaceAll(w, "{dir}", dir)
+		if !strings.Contains(errOut, w) {
+			t.Errorf("stderr does not say %q:\n%s", w, errOut)
+		}
+	}
+}
+
+func write(t *testing.T, path, src string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// both runs a class through validate and fit, the commands that simulate
+// reference points.
+func both(c class) []class {
+	v, f := c, c
+	v.name, v.args = c.name+"/validate", []string{"validate", "{f}"}
+	f.name, f.args = c.name+"/fit", []string{"fit", "{f}"}
+	return []class{v, f}
+}
+
+// Panics: a reference x that is not a point of its axis crashed validate and
+// fit (makeslice); 0 and 0.5 gave NaN predictions.
+func TestBadReferenceX(t *testing.T) {
+	var cases []class
+	for _, axis := range []string{"cores", "rx_queues", "threads"} {
+		for _, x := range []string{"-1", "nan", "inf", "1e300", "0", "0.5"} {
+			cases = append(cases, both(class{name: axis + " " + x,
+				eds: []ed{{60, `axis = "cores"`, fmt.Sprintf("axis = %q", axis)}, {63, "x = 1", "x = " + x}}, code: 1,
+				want: []string{"{f}:63:", "series.reference.x", "a whole number from 1 to 1024"}})...)
+		}
+	}
+	for _, c := range cases {
+		t.Run(c.name, c.run)
+	}
+}
+
+// A reference value an error cannot be relative to gave +Inf% or NaN%.
+func TestBadReferenceValue(t *testing.T) {
+	for _, v := range []string{"0", "nan", "inf", "-3"} {
+		for _, c := range both(class{name: v, eds: []ed{{65, "value = 20", "value = " + v}}, code: 1,
+			want: []string{"{f}:65:", "series.reference.value", "a finite number above 0"}}) {
+			t.Run(c.name, c.run)
+		}
+	}
+}
+
+// Panic: a force-quiescent-state delay whose jiffies overflow the clock
+// scheduled an event in the past (models/rcu.go).
+func TestBadRCUDelays(t *testing.T) {
+	batch := []ed{{35, `  { block = "rx" },`, `  { block = "rx" }, { synchronize_rcu = true },`}, {42, `kind = "flood"`, `kind = "batch"`}}
+	for _, c := range []class{
+		{name: "first fqs", eds: append(batch, ed{17, "jiffies_till_first_fqs = 1", "jiffies_till_first_fqs = 3000000000"}),
+			want: []string{"{f}:17:", "kernel.jiffies_till_first_fqs", "give at most 250 at hz = 250"}},
+		{name: "next fqs", eds: append(batch, ed{17, "jiffies_till_first_fqs = 1", "jiffies_till_next_fqs = 9223372036854775807"}),
+			want: []string{"{f}:17:", "kernel.jiffies_till_next_fqs", "give at most 250"}},
+		{name: "sched qs", eds: append(batch, ed{17, "jiffies_till_first_fqs = 1", "jiffies_to_sched_qs = 100000"}),
+			want: []string{"{f}:17:", "kernel.jiffies_to_sched_qs", "give at most 5250"}},
+	} {
+		c.args, c.code = []string{"run", "{f}"}, 1
+		t.Run(c.name, c.run)
+	}
+}
+
+// Hang: an offered rate whose inter-arrival time rounds to 0 or overflows
+// put every arrival at t=0, forever.
+func TestBadRate(t *testing.T) {
+	for _, r := range []string{"inf", "2e12", "1e300", "1e-7", "nan", "-1"} {
+		c := class{name: r, eds: []ed{{44, "rate = 0", "rate = " + r}}, args: []string{"run", "{f}"}, code: 1,
+			want: []string{"{f}:44:", "workload.rate", "0 for a closed loop, else from 0.0001"}}
+		t.Run(c.name, c.run)
+	}
+	ok := class{name: "1e12 is the fastest", eds: []ed{{44, "rate = 0", "rate = 1e12"}, {49, `duration = "10us"`, `duration = "1ns"`}, {48, `warmup = "1us"`, `warmup = "0ns"`}},
+		args: []string{"run", "{f}"}}
+	t.Run(ok.name, ok.run)
+}
+
+// Hang / exponential work: blocks and includes were expanded without memo
+// or bound.
+func TestBadExpansion(t *testing.T) {
+	tenTimes := func(step string) string { return "[ " + strings.TrimSuffix(strings.Repeat(step+", ", 10), ", ") + " ]" }
+	levels := "rx = [ { compute = \"work\" } ]"
+	for i := 1; i <= 8; i++ {
+		levels += fmt.Sprintf("\nb%d = %s", i, tenTimes(fmt.Sprintf(`{ block = "%s" }`, map[bool]string{true: "rx", false: fmt.Sprintf("b%d", i-1)}[i == 1])))
+	}
+	incs := map[string]string{}
+	for i := range 8 {
+		var spell []string
+		for j := range 10 { // one file, ten spellings of its path
+			spell = append(spell, fmt.Sprintf("%q", strings.Repeat("./", j)+fmt.Sprintf("l%d.toml", i+1)))
+		}
+		incs[fmt.Sprintf("l%d.toml", i)] = fmt.Sprintf("include = [%s]\n[params]\np%d = 1\n", strings.Join(spell, ", "), i)
+	}
+	incs["l8.toml"] = "[params]\np8 = 1\n"
+	for _, c := range []class{
+		{name: "block calling itself 10 times", eds: []ed{{30, `rx = [ { compute = "work" } ]`, "rx = " + tenTimes(`{ block = "rx" }`)}},
+			want: []string{"{f}:30:", "block.rx", `block "rx" contains itself (rx → rx)`}},
+		// The eight levels add eight lines before the variant: its name is on line 41.
+		{name: "8 levels of 10 calls", eds: []ed{{30, `rx = [ { compute = "work" } ]`, levels}, {35, `  { block = "rx" },`, `  { block = "b8" },`}},
+			want: []string{"{f}:41:", "variant.steps", "more than 100000 steps once its blocks are inlined", "call fewer blocks"}},
+		{name: "includes fanned out 10 per level, read once each", eds: []ed{{1, `name = "t"`, "name = \"t\"\ninclude = [\"l0.toml\"]"}},
+			files: incs, code: 0},
+	} {
+		c.args = []string{"validate", "{f}"}
+		if c.want != nil {
+			c.code = 1
+		}
+		t.Run(c.name, c.run)
+	}
+}
+
+// No overall bound on a run: limit was ignored for a flood, and nothing
+// stopped a run that would take hours.
+func TestRunBound(t *testing.T) {
+	for _, c := range []class{
+		{name: "flood longer than its limit", eds: []ed{{49, `duration = "10us"`, `duration = "1000s"`}, {50, `limit = "1s"`, `limit = "10ms"`}},
+			args: []string{"run", "{f}"}, want: []string{"{f}:50:", "run.limit", "past the limit of 10ms; shorten the run or raise limit"}},
+		{name: "runaway flood, scenario bound", eds: []ed{{49, `duration = "10us"`, "duration = \"100s\"\nmax_events = 10000"}, {50, `limit = "1s"`, `limit = "200s"`}},
+			args: []string{"run", "{f}"}, want: []string{"fired its 10000 simulated events", "raise [run] max_events (or --max-events)"}},
+		{name: "runaway flood, command bound", eds: []ed{{49, `duration = "10us"`, `duration = "100s"`}, {50, `limit = "1s"`, `limit = "200s"`}},
+			args: []string{"run", "{f}", "--max-events", "10000"}, want: []string{"fired its 10000 simulated events", "raise [run] max_events (or --max-events)"}},
+		{name: "runaway batch", eds: []ed{{42, `kind = "flood"`, "kind = \"batch\"\nbatch_ops = 1000000000"}},
+			args: []string{"run", "{f}", "--max-events", "10000"}, want: []string{"fired its 10000 simulated events"}},
+		{name: "built-in, command bound", args: []string{"validate", "ingress", "--max-events", "1000"},
+			want: []string{"fired its 1000 simulated events", "--max-events"}},
+		{name: "bad max_events", eds: []ed{{49, `duration = "10us"`, "duration = \"10us\"\nmax_events = 0"}},
+			args: []string{"run", "{f}"}, want: []string{"{f}:50:", "run.max_events", "at least 1"}},
+		{name: "bad --max-events", args: []string{"run", "ingress", "--max-events", "-1"}, want: []string{"--max-events -1: give at least 1"}},
+	} {
+		c.code = 1
+		t.Run(c.name, c.run)
+	}
+}
+
+// Size: a scenario of megabytes took gigabytes to load.
+func TestFileSizeBound(t *testing.T) {
+	big := base + "# padding\n" + strings.Repeat("# "+strings.Repeat("x", 98)+"\n", 11000)
+	c := class{name: "big", files: map[string]string{"big.toml": big}, args: []string{"validate", "{dir}/big.toml"}, code: 1,
+		want: []string{"{dir}/big.toml: cannot read: ", "bytes; a scenario file holds at most 1048576 (MaxFileBytes)"}}
+	c.run(t)
+	inc := class{name: "big include", eds: []ed{{1, `name = "t"`, "name = \"t\"\ninclude = [\"big.toml\"]"}}, files: map[string]string{"big.toml": big},
+		args: []string{"validate", "{f}"}, code: 1, want: []string{"{f}:2:", "include", `cannot read "big.toml": `, "MaxFileBytes"}}
+	inc.run(t)
+}
+
+// Silent wrong numbers: values that overflowed picoseconds or counts became
+// the zero-work answer; now each is refused where it is written.
+func TestOverflowRefused(t *testing.T) {
+	for _, c := range []class{
+		{name: "cycles at a slow clock", eds: []ed{{4, "ghz = 2", "ghz = 0.01"}, {20, `work = "20ns"`, `work = "1e14cyc"`}},
+			want: []string{"{f}:20:", "params.work", `"1e14cyc" is 1e+07 s at 0.01 GHz`, "at most 10000s"}},
+		{name: "clock near zero", eds: []ed{{4, "ghz = 2", "ghz = 1e-300"}},
+			want: []string{"{f}:4:", "profile.box.ghz", "from 0.01 GHz"}},
+		{name: "items near MaxInt64", eds: []ed{{45, "initial_items = 0", "initial_items = 9223372036854775000"}},
+			want: []string{"{f}:45:", "workload.initial_items", "give 0 to 1000000000"}},
+		{name: "sweep of a huge duration", eds: []ed{{53, "cores = [1, 2]", "work = [1e300]"}},
+			want: []string{"{f}:53:", "sweep.work", "a duration takes at most"}},
+		{name: "sweep of inf", eds: []ed{{53, "cores = [1, 2]", "work = [inf]"}},
+			want: []string{"{f}:53:", "sweep.work", "finite"}},
+		{name: "sweep of a negative duration", eds: []ed{{53, "cores = [1, 2]", "work = [-5]"}},
+			want: []string{"{f}:53:", "sweep.work", "at least 0"}},
+		{name: "negative compute", eds: []ed{{20, `work = "20ns"`, `work = "-20ns"`}},
+			want: []string{"{f}:20:", "params.work", "at least 0"}},
+		{name: "step longer than the clock", eds: []ed{{30, `rx = [ { compute = "work" } ]`, `rx = [ { compute = "1e6s" } ]`}},
+			want: []string{"{f}:30:", "block.rx.steps[0].compute", "at most 10000s"}},
+		{name: "scan over too many items", eds: []ed{{30, `rx = [ { compute = "work" } ]`, `rx = [ { scan = "1000s" } ]`}, {45, "initial_items = 0", "initial_items = 1000"}},
+			want: []string{"a scan of 1000s per item over 1001 items takes longer than 10000s"}},
+	} {
+		c.args, c.code = []string{"sweep", "{f}"}, 1
+		t.Run(c.name, c.run)
+	}
+}
+
+// -o replaced what is not a regular file, was checked only after the whole
+// computation, and named the temporary file in its errors.
+func TestOutputPathChecked(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(filepath.Join(dir, "target"), link); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []class{
+		{name: "FIFO", args: []string{"validate", "ingress", "-o", fifo}, want: []string{"-o " + fifo + ": is a FIFO, not a regular file", "give a regular file or a new path"}},
+		{name: "symlink", args: []string{"validate", "ingress", "-o", link}, want: []string{"-o " + link + ": is a symbolic link"}},
+		{name: "directory", args: []string{"list", "-o", dir}, want: []string{"-o " + dir + ": is a directory"}},
+		{name: "no such folder", args: []string{"list", "-o", filepath.Join(dir, "nope", "x")}, want: []string{"-o " + filepath.Join(dir, "nope", "x") + ": the directory " + filepath.Join(dir, "nope") + " does not exist"}},
+		// A scenario that cannot even load: the -o error comes first, so it
+		// is found before any work.
+		{name: "before the scenario", eds: []ed{{4, "ghz = 2", "ghz = 0"}}, args: []string{"run", "{f}", "-o", fifo}, want: []string{"-o " + fifo + ": is a FIFO"}},
+	} {
+		c.code = 1
+		t.Run(c.name, c.run)
+	}
+	if names := dirNames(t, dir); strings.Join(names, " ") != "fifo link" {
+		t.Errorf("the folder holds %v, want only fifo and link", names)
+	}
+	// A device is never opened for writing here: checkOut alone decides.
+	if err := checkOut(os.DevNull); err == nil || !strings.Contains(err.Error(), "is a device") {
+		t.Errorf("checkOut(%s) = %v; want a refusal naming a device", os.DevNull, err)
+	}
+}
+
+// Includes: a diamond (two files including one) was refused, blaming the
+// wrong file; ".." said "invalid argument"; a directory said "readfile :
+// invalid argument"; explain --cores -5 was ignored; the unknown-key hint
+// named a source file users do not have.
+func TestIncludesAndPaths(t *testing.T) {
+	shared := map[string]string{
+		"common.toml":   "[params]\nspin = \"5ns\"\n",
+		"sub/p1.toml":   "include = [\"../common.toml\"]\n[block]\nb1 = [ { compute = \"spin\" } ]\n",
+		"sub/p2.toml":   "include = [\"../common.toml\"]\n[block]\nb2 = [ { compute = \"spin\" } ]\n",
+		"sub/up.toml":   "include = [\"../../nowhere.toml\"]\n",
+		"sub/main.toml": edited(t, ed{1, `name = "t"`, "name = \"t\"\ninclude = [\"p1.toml\", \"p2.toml\"]"}, ed{35, `  { block = "rx" },`, `  { block = "b1" }, { block = "b2" },`}),
+	}
+	for _, c := range []class{
+		{name: "diamond", files: shared, args: []string{"validate", "{dir}/sub/main.toml"}},
+		{name: "include climbing with ..", files: shared, args: []string{"explain", "{dir}/sub/main.toml", "--variant", "locked"}},
+		{name: "include climbing to nothing", files: shared, args: []string{"validate", "{dir}/sub/up.toml"}, code: 1,
+			want: []string{"{dir}/sub/up.toml:1:", `include: cannot read "../../nowhere.toml": no such file or directory; give a path relative to this file`}},
+		{name: "directory", files: shared, args: []string{"validate", "{dir}/sub/"}, code: 1,
+			want: []string{"{dir}/sub/: cannot read: it is a directory; give the path of a .toml scenario file"}},
+		{name: "explain --cores -5", args: []string{"explain", "ingress", "--variant", "locked", "--cores", "-5"}, code: 1,
+			want: []string{"--cores -5: give a number of flood CPUs, at least 1"}},
+		{name: "explain --cores beyond the machine", args: []string{"explain", "ingress", "--variant", "locked", "--cores", "5000"}, code: 1,
+			want: []string{"cores: 5000; cores counts flood CPUs, a whole number from 1 to 1024"}},
+		{name: "unknown key", eds: []ed{{43, "cores = 2", "croes = 2"}}, args: []string{"run", "{f}"}, code: 1,
+			want: []string{"{f}:43:1: workload.croes: ", `did you mean "cores"?`, "(here the keys are kind, cores, rate, ring,"}},
+	} {
+		t.Run(c.name, c.run)
+	}
+}
+
+// Off a terminal, progress is a line every few seconds; none before.
+func TestProgressLines(t *testing.T) {
+	var out strings.Builder
+	now := time.Unix(0, 0)
+	p := progressLines(&out, "run", func() time.Time { return now })
+	for i := 1; i <= 10; i++ {
+		now = now.Add(time.Second)
+		p(i, 10)
+	}
+	want := "contend run: 5/10 points simulated (5s)\ncontend run: 10/10 points simulated (10s)\n"
+	if out.String() != want {
+		t.Errorf("progress printed %q; want %q", out.String(), want)
+	}
+}
