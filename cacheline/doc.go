@@ -1,20 +1,48 @@
 // Package cacheline models cache lines and the coherence traffic between cores.
 //
-// # State and cost
+// # States
 //
-// A Line has either one owner (Modified/Exclusive) or a set of sharers. A load
-// of a line the core holds is an L1 hit; otherwise the line is fetched from
-// wherever it is, at a latency set by the distance between the two cores (SMT
-// sibling, same socket, other socket, memory). A store or atomic read-modify-
-// write needs ownership: it invalidates the sharers and pulls the line. Per-cpu
-// lines exist once per core and never move.
+// Each line is, for every core, Modified or Exclusive (the core is its owner),
+// Shared (the core is a sharer), or Invalid; at most one owner, and never an
+// owner and sharers at once. A line has a home (its LLC slice, or directory)
+// that takes the requests for it in order of arrival. The LLC keeps a copy of
+// a line that is Shared, so a sharer in the requester's LLC group means the
+// LLC can serve it. Cores are placed by a Topology in sockets, LLC groups (an
+// AMD CCX; one per socket on Intel) and physical cores (SMT siblings); the
+// distance between two cores is SMTSibling, SameSocket (same LLC group),
+// OtherLLC or OtherSocket.
+//
+// # What an access costs
+//
+// A hit completes at once (the core charges the instruction). A miss starts
+// when the home has finished the requests before it (start = max(now, free))
+// and completes a latency later. The latencies are indexed by where the miss
+// is served from; d(a, b) is the distance between cores a and b, far the
+// largest distance from the requester to a sharer other than itself.
+//
+//	request  state of the line                   served from   home busy until  after
+//	load     Modified/Exclusive at core o        d(o, me)      done             o and me Shared
+//	load     Shared, a sharer in my LLC group    LLC           start+occupancy  me Shared too
+//	load     Shared, no sharer in my LLC group   nearest d     start+occupancy  me Shared too
+//	load     Invalid everywhere                  Memory        start+occupancy  me Exclusive
+//	store    Modified/Exclusive at core o        d(o, me)      done+hold        me Modified
+//	or RMW   Shared elsewhere (me too or not)    far           done+hold        me Modified, others Invalid
+//	         Shared by me alone                  LLC           done+hold        me Modified
+//	         Invalid everywhere                  Memory        done+hold        me Modified
+//
+// An owner that loses the line keeps it until the request that takes it is
+// started by the home: its own accesses before then are hits (and a locked
+// one must also finish by then). Every ownership request invalidates all the
+// other copies in one broadcast, whose cost is that of the farthest one, and
+// wakes the cores watching the line (spinners) when it completes.
 //
 // # Contention
 //
-// A line serves one transfer at a time. A request that arrives while the line is
-// busy waits until the transfers queued before it are done, so N cores hammering
-// one line serialize and the waiting grows with N: contention is this queueing,
-// never a fixed penalty. Every line counts its transfers, invalidations, HITM-like
+// Ownership requests of one line are served one at a time, and reads served by
+// the home take its occupancy each: N cores hammering one line queue at its
+// home, and the waiting grows with N. Contention is this queueing, never a
+// fixed penalty. Every line counts its transfers, invalidations, HITM-like
 // transfers of a modified line, queueing delay and accesses by core, which is
-// what a simulated `perf c2c` reads.
+// what a simulated `perf c2c` reads. Per-cpu lines exist once per core and
+// never move.
 package cacheline

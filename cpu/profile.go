@@ -22,6 +22,13 @@ const (
 // lockstep, too little to move an uncontended figure.
 const DefaultCV = 0.05
 
+// DefaultPauseCycles is one spin-loop iteration (PAUSE, the load of the lock
+// word, the compare and branch) when a profile does not give pause: PAUSE is
+// about 10 cycles before Skylake and 140 since, so this errs short. Spinners
+// that notice a write at different points of their loop do not all ask for
+// the line at the same instant.
+const DefaultPauseCycles = 25
+
 // DefaultStoreBuffer is the store buffer's capacity in entries when a profile
 // does not give it (Skylake's 56).
 const DefaultStoreBuffer = 56

@@ -355,6 +355,9 @@ func (c *checker) profile(name string, p profileRaw) {
 	}
 	if c.err == nil {
 		pr.resolve()
+		if p.Pause == "" {
+			pr.Pause = pr.Cycles(cpu.DefaultPauseCycles)
+		}
 		if err := pr.Validate(); err != nil {
 			field, anchors, msg := "profile."+name, a, err.Error()
 			// cpu names the field: `profile "NAME": FIELD: what is wrong; the fix`.

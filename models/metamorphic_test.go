@@ -1,0 +1,108 @@
+package models_test
+
+import (
+	"fmt"
+	"math/rand"
+	"testing"
+
+	"contend/cacheline"
+	"contend/cpu"
+	"contend/models"
+	"contend/sim"
+)
+
+// contendedCase is a random contended packet loop: work outside, a spinlock
+// of a random kind around a critical section that writes a shared stats
+// line, on n CPUs of a two-socket machine with the default variability and
+// spin loop.
+type contendedCase struct {
+	kind           models.LockKind
+	n              int
+	outside, cs    sim.Time
+	socket, remote sim.Time
+	seed           uint64
+}
+
+func (c contendedCase) String() string {
+	return fmt.Sprintf("%v on %d cpus, %v outside, %v inside, same_socket %v, other_socket %v, seed %d",
+		c.kind, c.n, c.outside, c.cs, c.socket, c.remote, c.seed)
+}
+
+func randomCase(r *rand.Rand) contendedCase {
+	ns := func(lo, hi int) sim.Time { return sim.Time(lo+r.Intn(hi-lo)) * sim.Nanosecond }
+	return contendedCase{
+		// Not test-and-set: its waiters' atomics steal the line from the
+		// holder, so a slower line can mean fewer thefts and a faster
+		// hand-over, on hardware as here.
+		kind: []models.LockKind{models.Ticket, models.MCS}[r.Intn(2)],
+		n:    2 + r.Intn(11), outside: ns(20, 200), cs: ns(5, 60),
+		socket: ns(30, 90), remote: ns(100, 200), seed: uint64(r.Int63()),
+	}
+}
+
+// perCore runs the case and returns the throughput per flood CPU.
+func (c contendedCase) perCore(t *testing.T) float64 {
+	t.Helper()
+	p := testProfile(cpu.UniformJitter)
+	p.CV, p.Pause = cpu.DefaultCV, p.Cycles(cpu.DefaultPauseCycles)
+	p.Sockets, p.CoresPerSocket = 2, 8
+	p.SameSocket, p.OtherSocket = c.socket, c.remote
+	w := newWorld(t, p, c.seed, models.DefaultKernel())
+	l := newSpinlock(t, w, c.kind)
+	stats := newLine(t, w, "stats", false)
+	prog := &cpu.Program{Name: "rx", Steps: []cpu.Step{
+		compute(w, "rx", c.outside), &models.LockStep{L: l}, compute(w, "cs", c.cs),
+		access(w, "stats", stats, cacheline.Store), &models.UnlockStep{L: l},
+	}}
+	// Long enough for a few thousand acquisitions even when they take a
+	// microsecond each: the 3% tolerance is then well above the noise.
+	return flood(t, w, prog, c.n, 20*sim.Microsecond, sim.Time(c.n)*300*sim.Microsecond).PPSPerCore
+}
+
+// A contended variant never speeds up (beyond 3%)
+// when a transfer gets slower, its critical section longer, or more CPUs
+// share its line: the resonances of a lockstep run are what this catches.
+func TestContendedThroughputIsMonotone(t *testing.T) {
+	r := rand.New(rand.NewSource(7))
+	for range 16 {
+		base := randomCase(r)
+		got := base.perCore(t)
+		for _, m := range []struct {
+			what string
+			edit func(c *contendedCase)
+		}{
+			{"same_socket +25%", func(c *contendedCase) { c.socket += c.socket / 4 }},
+			{"other_socket +25%", func(c *contendedCase) { c.remote += c.remote / 4 }},
+			{"critical section +50%", func(c *contendedCase) { c.cs += c.cs / 2 }},
+			{"2 more CPUs", func(c *contendedCase) { c.n += 2 }},
+		} {
+			c := base
+			m.edit(&c)
+			if slower := c.perCore(t); slower > got*1.03 {
+				t.Errorf("%v: %s raises throughput per CPU from %.4g to %.4g pps", base, m.what, got, slower)
+			}
+		}
+	}
+}
+
+// A variant that touches only per-cpu lines scales linearly: N CPUs do N
+// times what one does, to within the variability of the steps.
+func TestPerCPUOnlyScalesLinearly(t *testing.T) {
+	one := 0.0
+	for _, n := range []int{1, 2, 4, 8, 16} {
+		p := testProfile(cpu.UniformJitter)
+		p.CV = cpu.DefaultCV
+		w := newWorld(t, p, 3, models.DefaultKernel())
+		pcpu := newLine(t, w, "stats", true)
+		prog := &cpu.Program{Name: "rx", Steps: []cpu.Step{
+			compute(w, "rx", 90*sim.Nanosecond), access(w, "stats", pcpu, cacheline.RMW), access(w, "stats", pcpu, cacheline.Store),
+		}}
+		total := flood(t, w, prog, n, 0, 200*sim.Microsecond).PPS
+		if n == 1 {
+			one = total
+		}
+		if !within(total, float64(n)*one, 0.01) {
+			t.Errorf("%d cpus: %.4g pps in total, want %d × %.4g", n, total, n, one)
+		}
+	}
+}
