@@ -179,3 +179,35 @@ func TestNewLineRejectsDuplicateName(t *testing.T) {
 		t.Fatalf("lines = %v after a rejected duplicate", s.Lines())
 	}
 }
+
+// Every transfer is charged to the core whose miss caused it: two cores
+// storing in turn each take the line from the other once per round, a
+// reader that stays a sharer misses once, and the per-core counts add up to
+// the line's total.
+func TestTransfersBy(t *testing.T) {
+	s, ls := newSystem(t, grid{n: 4, perSocket: 4}, "stats")
+	l := ls[0]
+	var now sim.Time
+	for range 5 {
+		for _, c := range []int{0, 1} {
+			now = s.Access(now, c, l, cacheline.Store, 0).Done
+		}
+	}
+	now = s.Access(now, 2, l, cacheline.Load, 0).Done
+	s.Access(now, 2, l, cacheline.Load, 0)
+	want := []uint64{5, 5, 1, 0}
+	if got := l.Stats.TransfersBy; !slices.Equal(got, want) {
+		t.Fatalf("transfers by core = %v, want %v", got, want)
+	}
+	var sum uint64
+	for _, n := range l.Stats.TransfersBy {
+		sum += n
+	}
+	if sum != l.Stats.Transfers {
+		t.Fatalf("per-core transfers add to %d, line total %d", sum, l.Stats.Transfers)
+	}
+	l.ResetStats()
+	if !slices.Equal(l.Stats.TransfersBy, []uint64{0, 0, 0, 0}) {
+		t.Fatalf("ResetStats left %v", l.Stats.TransfersBy)
+	}
+}

@@ -1,6 +1,7 @@
 package models
 
 import (
+	"slices"
 	"sort"
 
 	"contend/cpu"
@@ -59,6 +60,8 @@ type LineResult struct {
 	QueueNsPerPacket   float64 `json:"queue_ns_per_packet"`
 	MeanQueueNs        float64 `json:"mean_queue_ns"` // per transfer
 	MaxQueueNs         float64 `json:"max_queue_ns"`
+	// TransfersByCPU is the transfers each CPU's misses caused, by CPU id.
+	TransfersByCPU []uint64 `json:"transfers_by_cpu"`
 }
 
 // LockResult counts one lock's acquisitions.
@@ -239,6 +242,7 @@ func (w *World) lineResults(n uint64) []LineResult {
 			QueueNsPerPacket:   perPacket(st.QueueDelay.Nanoseconds(), n),
 			MeanQueueNs:        perPacket(st.QueueDelay.Nanoseconds(), st.Transfers),
 			MaxQueueNs:         st.MaxQueueDelay.Nanoseconds(),
+			TransfersByCPU:     slices.Clone(st.TransfersBy),
 		}
 		out = append(out, lr)
 	}
