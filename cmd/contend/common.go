@@ -39,9 +39,16 @@ type options struct {
 // so that asking for another is an error rather than silently getting text.
 func newFlags(name string, o *options, stderr io.Writer, formats ...string) *flag.FlagSet {
 	o.formats = formats
+	fs := commonFlags(name, o, stderr)
+	fs.StringVar(&o.format, "format", "text", "output format: "+orList(formats))
+	return fs
+}
+
+// commonFlags declares -o, --seed and --jobs, for commands whose output
+// format is not a --format (plot takes it from the file name).
+func commonFlags(name string, o *options, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("contend "+name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&o.format, "format", "text", "output format: "+orList(formats))
 	fs.StringVar(&o.out, "o", "", "write the output to `FILE` (atomically) instead of stdout")
 	fs.Int64Var(&o.seed, "seed", 0, "random seed (0: the scenario's own)")
 	fs.IntVar(&o.jobs, "jobs", runtime.NumCPU(), "simulate this many points in parallel (results do not depend on it)")
@@ -70,7 +77,7 @@ func parse(fs *flag.FlagSet, o *options, args []string) error {
 	if err := fs.Parse(pos); err != nil {
 		return errUsage
 	}
-	if !slices.Contains(o.formats, o.format) {
+	if o.formats != nil && !slices.Contains(o.formats, o.format) {
 		return fmt.Errorf("--format %q: use %s", o.format, orList(o.formats))
 	}
 	if o.jobs < 1 {

@@ -40,6 +40,15 @@ func TestBadInput(t *testing.T) {
 		{[]string{"explain", "ingress", "--variant", "nope"}, 1, []string{`--variant "nope"`, "locked", "lockless"}},
 		{[]string{"explain", "ingress", "--variant", "spin_lock_unlock"}, 1, []string{`no series of ingress runs variant "spin_lock_unlock"`}},
 		{[]string{"explain", "ingress", "--variant", "locked", "--series", "nope"}, 1, []string{`no series of ingress runs variant "locked"`}},
+		{[]string{"plot"}, 1, []string{"contend plot: name one scenario"}},
+		{[]string{"plot", "ingress", "-o", "fig.gif"}, 1, []string{"-o fig.gif", "use .svg, .png, .pdf or .eps"}},
+		{[]string{"plot", "ingress", "--kind", "pie"}, 1, []string{`--kind "pie": use scaling, breakdown, heatmap, timeline, insertion`}},
+		{[]string{"plot", "flower-insert", "--kind", "scaling"}, 1, []string{"flower-insert: scaling draws packet floods", "--kind insertion"}},
+		{[]string{"plot", "ingress", "--kind", "insertion"}, 1, []string{"insertion draws a batch", "--kind scaling"}},
+		{[]string{"plot", "ingress", "--series", "nope"}, 1, []string{`ingress has no series "nope"`, "ingress-bare"}},
+		{[]string{"plot", "ingress", "--width", "0.5"}, 1, []string{"--width 0.5: give at least 1 (inches)"}},
+		{[]string{"plot", "ingress", "--window", "-1s"}, 1, []string{"--window -1s: give a positive span"}},
+		{[]string{"plot", "ingress", "--kind", "heatmap", "--variant", "nope"}, 1, []string{`has no variant "nope"`}},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			out, errOut, code := contend(t, tc.args...)

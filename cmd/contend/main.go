@@ -23,6 +23,7 @@ commands:
   validate   compare every reference point with its prediction (all built-ins by default)
   explain    simulated perf report and perf c2c for one variant at one point
   fit        fit a series' free parameters to its calibrate points
+  plot       a figure for a paper (SVG, PNG, PDF or EPS) and the CSV behind it
   serve      a browser page that runs scenarios and draws them live
 
 A scenario is a built-in name (see list) or a path to a .toml file.
@@ -37,7 +38,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	}
 	cmds := map[string]func([]string, io.Writer, io.Writer) error{
 		"list": cmdList, "run": cmdRun, "sweep": cmdSweep, "validate": cmdValidate,
-		"explain": cmdExplain, "fit": cmdFit, "serve": cmdServe,
+		"explain": cmdExplain, "fit": cmdFit, "plot": cmdPlot, "serve": cmdServe,
 	}
 	cmd, ok := cmds[args[0]]
 	if !ok {

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"gonum.org/v1/plot/vg"
+
+	"contend/figures"
+	"contend/sim"
+)
+
+func cmdPlot(args []string, stdout, stderr io.Writer) error {
+	var o options
+	fs := commonFlags("plot", &o, stderr)
+	var fo figures.Options
+	fs.StringVar(&fo.Kind, "kind", "scaling", "figure: "+orList(figures.Kinds))
+	fs.StringVar(&fo.Series, "series", "", "only this series (default: every series)")
+	fs.StringVar(&fo.Variant, "variant", "", "heatmap, timeline: this variant (default: the busiest)")
+	fs.Float64Var(&fo.X, "x", 0, "breakdown, heatmap, timeline: the point on the series axis (default: the largest; timeline: the smallest)")
+	fs.IntVar(&fo.Replications, "replications", 0, "scaling, insertion: runs per point for the 95% interval (default: the scenario's)")
+	window := fs.Duration("window", 100*time.Millisecond, "timeline: the span of simulated time drawn")
+	width := fs.Float64("width", 3.4, "width in `inches` (3.4: one column of a two-column paper)")
+	csvOut := fs.String("csv", "", "also write the table behind the figure to `FILE` (atomically)")
+	if err := parse(fs, &o, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return fmt.Errorf("name one scenario: contend plot ingress -o fig.svg [--kind %s]", strings.Join(figures.Kinds, "|"))
+	}
+	format := "svg"
+	if o.out != "" {
+		format = strings.TrimPrefix(strings.ToLower(filepath.Ext(o.out)), ".")
+		if !slices.Contains(figures.Formats, format) {
+			return fmt.Errorf("-o %s: the extension names the format; use .svg, .png, .pdf or .eps", o.out)
+		}
+	}
+	if *width < 1 {
+		return fmt.Errorf("--width %g: give at least 1 (inches)", *width)
+	}
+	if *window <= 0 {
+		return fmt.Errorf("--window %v: give a positive span such as 100ms", *window)
+	}
+	s, err := load(fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	fo.Seed = seedOf(&o, s)
+	fo.Window = sim.Time(window.Nanoseconds()) * sim.Nanosecond
+	fo.Run = runner(s, o.jobs, progressBar(stderr))
+	fig, err := figures.Make(s, fo)
+	if err != nil {
+		return err
+	}
+	data, err := fig.Render(vg.Length(*width)*vg.Inch, format)
+	if err != nil {
+		return err
+	}
+	if *csvOut != "" {
+		var buf bytes.Buffer
+		if err := fig.WriteCSV(&buf); err != nil {
+			return err
+		}
+		if err := writeAtomic(*csvOut, buf.Bytes()); err != nil {
+			return fmt.Errorf("--csv: %w", err)
+		}
+	}
+	return emit(&o, stdout, bytes.NewBuffer(data))
+}

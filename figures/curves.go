@@ -1,0 +1,290 @@
+package figures
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"contend/models"
+	"contend/scenarios"
+)
+
+// grid is every variant of a series simulated at every x, replicated.
+type grid struct {
+	se       *scenarios.Series
+	xs       []float64
+	reps     int
+	variants []string
+	results  []*models.Result // [x][variant][replication]
+}
+
+// axisValues are the points a series is drawn at: its own points and the
+// scenario's sweep of the same axis, so a series measured at one point is
+// still drawn as a curve.
+func axisValues(s *scenarios.Scenario, se *scenarios.Series, o Options) []float64 {
+	if len(o.Xs) > 0 {
+		return o.Xs
+	}
+	xs := slices.Clone(se.Points)
+	for _, a := range s.Sweep {
+		if a.Name == se.Axis {
+			xs = append(xs, a.Values...)
+		}
+	}
+	slices.Sort(xs)
+	return slices.Compact(xs)
+}
+
+// simulate runs every variant of se at every x, o.Replications times.
+func simulate(s *scenarios.Scenario, se *scenarios.Series, xs []float64, o Options) (*grid, error) {
+	g := &grid{se: se, xs: xs, variants: se.Variants, reps: max(o.Replications, s.Run.Replications, 1)}
+	var pts []scenarios.Point
+	for _, x := range xs {
+		for _, v := range g.variants {
+			for r := range g.reps {
+				pts = append(pts, scenarios.Point{Series: se, Variant: v, Axis: se.Axis, X: x, Seed: o.Seed + int64(r)})
+			}
+		}
+	}
+	res, err := o.Run(pts)
+	g.results = res
+	return g, err
+}
+
+// stats is a metric's mean over replications and its 95% interval
+// (Student's t); with one replication the interval is the mean itself.
+type stats struct{ mean, lo, hi float64 }
+
+func (g *grid) metric(xi, vi int, metric, unit string) (stats, error) {
+	vals := make([]float64, g.reps)
+	for r := range g.reps {
+		v, err := scenarios.Metric(g.results[(xi*len(g.variants)+vi)*g.reps+r], metric, unit)
+		if err != nil {
+			return stats{}, err
+		}
+		vals[r] = v
+	}
+	return ci95(vals), nil
+}
+
+// ci95 is the mean of vals and its 95% confidence interval, assuming
+// normally distributed replications (Student's t with n-1 degrees of
+// freedom).
+func ci95(vals []float64) stats {
+	mean, sd := stat.MeanStdDev(vals, nil)
+	if len(vals) < 2 {
+		return stats{mean, mean, mean}
+	}
+	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(vals) - 1)}.Quantile(0.975)
+	half := t * sd / math.Sqrt(float64(len(vals)))
+	return stats{mean, mean - half, mean + half}
+}
+
+// curve says what one panel of curves shows.
+type curve struct {
+	metric, unit string
+	ylabel       string
+	logX, logY   bool
+	refs         bool // draw the series' reference points of this metric
+}
+
+var curveHeader = []string{"series", "variant", "axis", "x", "metric", "unit", "kind", "value", "ci95_low", "ci95_high", "replications", "source"}
+
+// addCurves draws one panel of g: a line per variant with its 95% interval,
+// and the measured points over it.
+func (f *Figure) addCurves(s *scenarios.Scenario, g *grid, c curve) error {
+	p := newPlot(axisLabel(g.se.Axis), c.ylabel)
+	switch {
+	case c.logX:
+		p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
+	case powersOfTwo(g.xs):
+		// CPU counts 1, 2, 4, ... 16: equal steps, each point labelled.
+		p.X.Scale = plot.LogScale{}
+		fallthrough
+	case len(g.xs) <= 12:
+		p.X.Tick.Marker = atValues(g.xs)
+	}
+	if c.logY {
+		p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
+	}
+	for vi, v := range g.variants {
+		xys, errs := make(plotter.XYs, len(g.xs)), make(plotter.YErrors, len(g.xs))
+		for xi, x := range g.xs {
+			st, err := g.metric(xi, vi, c.metric, c.unit)
+			if err != nil {
+				return fmt.Errorf("%s: series %s: %w", s.Name, g.se.Name, err)
+			}
+			xys[xi] = plotter.XY{X: x, Y: st.mean}
+			errs[xi] = struct{ Low, High float64 }{st.mean - st.lo, st.hi - st.mean}
+			f.Rows = append(f.Rows, []string{g.se.Name, v, g.se.Axis, num(x), c.metric, c.unit, "prediction",
+				num(st.mean), num(st.lo), num(st.hi), strconv.Itoa(g.reps), "contend"})
+		}
+		if err := f.addLine(p, variantIndex(s, v), v, xys, errs, g.reps > 1); err != nil {
+			return err
+		}
+	}
+	if c.refs {
+		f.addRefs(p, s, g.se, c)
+	}
+	if !c.logY {
+		p.Y.Min = 0
+	}
+	f.panels = append(f.panels, p)
+	return nil
+}
+
+func (f *Figure) addLine(p *plot.Plot, idx int, name string, xys plotter.XYs, errs plotter.YErrors, bars bool) error {
+	l, err := plotter.NewLine(xys)
+	if err != nil {
+		return err
+	}
+	l.Color, l.Width, l.Dashes = colorOf(idx), vg.Points(1), dashOf(idx)
+	p.Add(l)
+	if bars {
+		eb, err := plotter.NewYErrorBars(struct {
+			plotter.XYs
+			plotter.YErrors
+		}{xys, errs})
+		if err != nil {
+			return err
+		}
+		eb.Color, eb.Width, eb.CapWidth = colorOf(idx), vg.Points(0.6), vg.Points(3)
+		p.Add(eb)
+	}
+	f.addLegend(name, l)
+	return nil
+}
+
+// addRefs marks the series' measured points of c.metric on its axis:
+// filled for calibrate, outlined for validate, one shape per source.
+func (f *Figure) addRefs(p *plot.Plot, s *scenarios.Scenario, se *scenarios.Series, c curve) {
+	for _, r := range se.Refs {
+		if r.Metric != c.metric || r.Axis != se.Axis {
+			continue
+		}
+		src := sourceName(r.Source)
+		if !slices.Contains(f.sources, src) {
+			f.sources = append(f.sources, src)
+		}
+		cal := r.Role == "calibrate"
+		sc, _ := plotter.NewScatter(plotter.XYs{{X: r.X, Y: r.Value}})
+		sc.GlyphStyle = draw.GlyphStyle{Color: colorOf(variantIndex(s, r.Variant)), Radius: vg.Points(2.2), Shape: glyphs[cal][slices.Index(f.sources, src)%3]}
+		p.Add(sc)
+		key, _ := plotter.NewScatter(plotter.XYs{{}})
+		key.GlyphStyle = sc.GlyphStyle
+		key.Color = okabeIto[len(okabeIto)-1]
+		f.addLegend(fmt.Sprintf("%s (%s)", src, r.Role), key)
+		f.Rows = append(f.Rows, []string{se.Name, r.Variant, r.Axis, num(r.X), r.Metric, r.Unit, r.Role,
+			num(r.Value), "", "", "", r.Source})
+	}
+}
+
+func powersOfTwo(xs []float64) bool {
+	for _, x := range xs {
+		if x < 1 || x != math.Exp2(math.Round(math.Log2(x))) {
+			return false
+		}
+	}
+	return len(xs) >= 3
+}
+
+// atValues puts a labelled tick at each x.
+func atValues(xs []float64) plot.ConstantTicks {
+	ticks := make(plot.ConstantTicks, len(xs))
+	for i, x := range xs {
+		ticks[i] = plot.Tick{Value: x, Label: num(x)}
+	}
+	return ticks
+}
+
+// sourceName is the part of a reference's source before the colon: the
+// thread or tool it comes from ("seed 003").
+func sourceName(src string) string {
+	name, _, _ := strings.Cut(src, ":")
+	return strings.TrimSpace(name)
+}
+
+func variantIndex(s *scenarios.Scenario, v string) int {
+	return slices.Index(s.VariantNames(), v)
+}
+
+func axisLabel(axis string) string {
+	switch axis {
+	case "cores":
+		return "CPUs receiving packets"
+	case "rx_queues":
+		return "RX queues (one CPU each)"
+	case "threads":
+		return "threads"
+	case "filters":
+		return "filters installed"
+	}
+	return axis
+}
+
+func num(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
+
+// throughputOf is the metric a series' scaling figure draws: the
+// throughput its references quote, else per-core Mpps.
+func throughputOf(se *scenarios.Series) (metric, unit string) {
+	for _, r := range se.Refs {
+		if strings.HasPrefix(r.Metric, "throughput") && r.Axis == se.Axis {
+			return r.Metric, r.Unit
+		}
+	}
+	return "throughput_per_core", "Mpps"
+}
+
+func scaling(s *scenarios.Scenario, series []*scenarios.Series, o Options) (*Figure, error) {
+	if s.Workload.Kind != "flood" {
+		return nil, fmt.Errorf("%s: scaling draws packet floods; its workload is %s (try --kind insertion or breakdown)", s.Name, s.Workload.Kind)
+	}
+	f := &Figure{Kind: "scaling", Header: curveHeader, panelH: 1.75 * vg.Inch}
+	for _, se := range series {
+		g, err := simulate(s, se, axisValues(s, se, o), o)
+		if err != nil {
+			return nil, err
+		}
+		metric, unit := throughputOf(se)
+		label := map[string]string{"throughput_per_core": "per CPU", "throughput": "total"}[metric]
+		if err := f.addCurves(s, g, curve{metric: metric, unit: unit, ylabel: fmt.Sprintf("throughput %s (%s)", label, unit), refs: true}); err != nil {
+			return nil, err
+		}
+		if len(series) > 1 {
+			titled(f.panels[len(f.panels)-1], fmt.Sprintf("%s (%s)", se.Name, se.Profile))
+		}
+	}
+	return f, nil
+}
+
+func insertion(s *scenarios.Scenario, series []*scenarios.Series, o Options) (*Figure, error) {
+	if s.Workload.Kind == "flood" {
+		return nil, fmt.Errorf("%s: insertion draws a batch of control-plane operations; its workload is a flood (try --kind scaling)", s.Name)
+	}
+	f := &Figure{Kind: "insertion", Header: curveHeader, panelH: 1.5 * vg.Inch, sharedX: true}
+	for _, se := range series {
+		if se.Axis != "filters" {
+			return nil, fmt.Errorf("%s: series %s runs over %s; insertion draws a series over filters", s.Name, se.Name, se.Axis)
+		}
+		g, err := simulate(s, se, axisValues(s, se, o), o)
+		if err != nil {
+			return nil, err
+		}
+		if err := f.addCurves(s, g, curve{metric: "duration", unit: "s", ylabel: "insertion time (s)", logX: true, logY: true, refs: true}); err != nil {
+			return nil, err
+		}
+		if err := f.addCurves(s, g, curve{metric: "cpu_util", unit: "%", ylabel: "CPU utilisation (%)", logX: true}); err != nil {
+			return nil, err
+		}
+	}
+	return f, nil
+}

@@ -1,0 +1,236 @@
+package figures
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"image/color"
+	"io"
+	"slices"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+
+	"contend/scenarios"
+	"contend/sim"
+)
+
+// Kinds are the figures Make draws, in the order the CLI lists them.
+var Kinds = []string{"scaling", "breakdown", "heatmap", "timeline", "insertion"}
+
+// Formats are the output formats Render writes, named by file extension.
+var Formats = []string{"svg", "png", "pdf", "eps"}
+
+// Width is one column of a two-column paper.
+const Width = 3.4 * vg.Inch
+
+// Options choose what a figure shows. Zero values take the scenario's own.
+type Options struct {
+	Kind         string
+	Series       string    // only this series (default: every series the kind can draw)
+	Variant      string    // heatmap, timeline: this variant (default: the busiest)
+	X            float64   // breakdown, heatmap, timeline: the point on the series axis
+	Xs           []float64 // scaling, insertion: the axis values (default: the series' points and sweep)
+	Seed         int64
+	Replications int      // scaling, insertion: runs per point, for the 95% interval
+	Window       sim.Time // timeline: the span drawn (default 100 ms)
+	Run          scenarios.Runner
+}
+
+// Figure is a drawn figure and the table behind it.
+type Figure struct {
+	Kind   string
+	Header []string
+	Rows   [][]string
+	panels []*plot.Plot // stacked top to bottom, x axes aligned
+	legend []entry
+	scale  *plot.Plot // heatmap: the colour scale, under the panels
+	panelH vg.Length
+	// sharedX: the panels share one x axis, labelled once at the bottom.
+	sharedX bool
+	sources []string // of reference points, in order of appearance: one glyph each
+}
+
+type entry struct {
+	name   string
+	thumbs []plot.Thumbnailer
+}
+
+// addLegend adds an entry unless one of that name is there (panels of
+// one figure share their styles).
+func (f *Figure) addLegend(name string, thumbs ...plot.Thumbnailer) {
+	for _, e := range f.legend {
+		if e.name == name {
+			return
+		}
+	}
+	f.legend = append(f.legend, entry{name, thumbs})
+}
+
+// Make simulates what the figure of o.Kind needs and draws it.
+func Make(s *scenarios.Scenario, o Options) (*Figure, error) {
+	if o.Seed == 0 {
+		o.Seed = s.Run.Seed
+	}
+	if o.Run == nil {
+		o.Run = s.Serial
+	}
+	if o.Window == 0 {
+		o.Window = 100 * sim.Millisecond
+	}
+	var series []*scenarios.Series
+	for _, se := range s.Series {
+		if o.Series == "" || se.Name == o.Series {
+			series = append(series, se)
+		}
+	}
+	if len(series) == 0 {
+		return nil, fmt.Errorf("%s has no series %q; it has %s", s.Name, o.Series, strings.Join(seriesNames(s), ", "))
+	}
+	switch o.Kind {
+	case "scaling":
+		return scaling(s, series, o)
+	case "insertion":
+		return insertion(s, series, o)
+	case "breakdown":
+		return breakdown(s, series, o)
+	case "heatmap":
+		return heatmap(s, series, o)
+	case "timeline":
+		return timeline(s, series, o)
+	}
+	return nil, fmt.Errorf("--kind %q: use %s", o.Kind, strings.Join(Kinds, ", "))
+}
+
+func seriesNames(s *scenarios.Scenario) []string {
+	out := []string{}
+	for _, se := range s.Series {
+		out = append(out, se.Name)
+	}
+	return out
+}
+
+// WriteCSV writes the table behind the figure.
+func (f *Figure) WriteCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	cw.Write(f.Header)
+	cw.WriteAll(f.Rows)
+	return cw.Error()
+}
+
+// Height is the figure's height when drawn width wide.
+func (f *Figure) Height(width vg.Length) vg.Length {
+	h := f.panelH*vg.Length(len(f.panels)) + f.legendHeight(width)
+	if f.scale != nil {
+		h += scaleHeight
+	}
+	return h
+}
+
+const scaleHeight = 0.5 * vg.Inch
+
+const (
+	legendRow   = legendSize * 1.35
+	legendThumb = 14
+)
+
+// legendColumns is two when every entry fits in half the width, else one.
+func (f *Figure) legendColumns(width vg.Length) int {
+	sty := plot.NewLegend().TextStyle
+	sty.Font = font.From(sans, legendSize)
+	for _, e := range f.legend {
+		if sty.Width(e.name)+vg.Points(legendThumb+12) > width/2 {
+			return 1
+		}
+	}
+	return 2
+}
+
+// legendHeight is the strip under the panels: the legend never covers data.
+func (f *Figure) legendHeight(width vg.Length) vg.Length {
+	cols := f.legendColumns(width)
+	rows := (len(f.legend) + cols - 1) / cols
+	if rows == 0 {
+		return 0
+	}
+	return vg.Points(legendRow*float64(rows) + 6)
+}
+
+// Render draws the figure width wide in format (svg, png, pdf or eps).
+func (f *Figure) Render(width vg.Length, format string) ([]byte, error) {
+	if !slices.Contains(Formats, format) {
+		return nil, fmt.Errorf("format %q: use %s", format, strings.Join(Formats, ", "))
+	}
+	if width < vg.Inch {
+		return nil, fmt.Errorf("width %.2f in: give at least 1 in", width/vg.Inch)
+	}
+	h := f.Height(width)
+	var c vg.CanvasWriterTo
+	if format == "png" {
+		// 300 dpi: what publishers ask for line art in raster form.
+		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(width, h), vgimg.UseDPI(300), vgimg.UseBackgroundColor(color.White))}
+	} else {
+		var err error
+		if c, err = draw.NewFormattedCanvas(width, h, format); err != nil {
+			return nil, err
+		}
+	}
+	f.draw(draw.New(c))
+	var buf bytes.Buffer
+	if _, err := c.WriteTo(&buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+func (f *Figure) draw(dc draw.Canvas) {
+	lh := f.legendHeight(dc.Max.X - dc.Min.X)
+	legend := draw.Crop(dc, 0, 0, 0, -(dc.Max.Y - dc.Min.Y - lh))
+	area := draw.Crop(dc, 0, 0, lh, 0)
+	var strip draw.Canvas
+	if f.scale != nil {
+		strip = draw.Crop(area, 0, 0, 0, -(area.Max.Y - area.Min.Y - scaleHeight))
+		area = draw.Crop(area, 0, 0, scaleHeight, 0)
+	}
+	rows := make([][]*plot.Plot, len(f.panels))
+	for i, p := range f.panels {
+		rows[i] = []*plot.Plot{p}
+		if f.sharedX && i < len(f.panels)-1 {
+			p.X.Label.Text = ""
+		}
+	}
+	tiles := draw.Tiles{Rows: len(f.panels), Cols: 1, PadTop: vg.Points(2), PadRight: vg.Points(6), PadY: vg.Points(4)}
+	var last draw.Canvas
+	for i, cs := range plot.Align(rows, tiles, area) {
+		f.panels[i].Draw(cs[0])
+		last = f.panels[i].DataCanvas(cs[0])
+	}
+	if f.scale != nil {
+		// The scale spans exactly the data of the panel above it.
+		d := f.scale.DataCanvas(strip)
+		f.scale.Draw(draw.Crop(strip, last.Min.X-d.Min.X, last.Max.X-d.Max.X, 0, 0))
+	}
+	f.drawLegend(legend)
+}
+
+// drawLegend lays the entries out in columns, filled column by column.
+func (f *Figure) drawLegend(c draw.Canvas) {
+	cols := f.legendColumns(c.Max.X - c.Min.X)
+	per := (len(f.legend) + cols - 1) / cols
+	colW := (c.Max.X - c.Min.X) / vg.Length(cols)
+	for col := range cols {
+		l := plot.NewLegend()
+		l.TextStyle.Font = font.From(sans, legendSize)
+		l.Top, l.Left = true, true
+		l.ThumbnailWidth = vg.Points(legendThumb)
+		for _, e := range f.legend[min(col*per, len(f.legend)):min((col+1)*per, len(f.legend))] {
+			l.Add(e.name, e.thumbs...)
+		}
+		left := vg.Points(4) + vg.Length(col)*colW
+		l.Draw(draw.Crop(c, left, -(c.Max.X - c.Min.X - left - colW), 0, -vg.Points(3)))
+	}
+}

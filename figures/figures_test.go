@@ -1,0 +1,321 @@
+package figures_test
+
+import (
+	"bytes"
+	"encoding/csv"
+	"flag"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/plot/vg"
+
+	"contend/figures"
+	"contend/scenarios"
+	"contend/sim"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// supported lists, for every built-in scenario, the kinds it can draw; every
+// other kind must be refused with a reason. A new scenario or kind fails
+// here until someone decides.
+var supported = map[string][]string{
+	"dst-use":           {"scaling", "breakdown", "heatmap"},
+	"flower-insert":     {"breakdown", "timeline", "insertion"},
+	"flower-under-load": {"breakdown", "timeline", "insertion"},
+	"ingress":           {"scaling", "breakdown", "heatmap"},
+}
+
+// short loads a built-in with short runs, so that the tests take seconds;
+// the figures keep their shape.
+func short(t testing.TB, name string) (*scenarios.Scenario, figures.Options) {
+	t.Helper()
+	s, err := scenarios.LoadBuiltin(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Run.Warmup = scenarios.Dur{PS: 10e6}
+	s.Run.Duration = scenarios.Dur{PS: 150e6}
+	o := figures.Options{Replications: 2, Window: 30 * sim.Millisecond}
+	switch s.Workload.Kind {
+	case "batch":
+		o.Xs = []float64{20, 60, 180}
+		o.X = 300 // a few grace periods long, for the timeline
+		s.Run.Warmup = scenarios.Dur{}
+	case "both": // every operation simulates CPUs flooded with packets
+		o.Xs = []float64{2, 4, 8}
+		o.X = 8
+		s.Run.Warmup = scenarios.Dur{}
+	}
+	return s, o
+}
+
+func make1(t testing.TB, name, kind string) (*figures.Figure, error) {
+	s, o := short(t, name)
+	o.Kind = kind
+	return figures.Make(s, o)
+}
+
+func TestEveryKindOnEveryBuiltin(t *testing.T) {
+	for _, name := range scenarios.BuiltinNames() {
+		kinds, ok := supported[name]
+		if !ok {
+			t.Errorf("built-in %s: say which kinds it supports in the table of this test", name)
+			continue
+		}
+		for _, kind := range figures.Kinds {
+			t.Run(name+"/"+kind, func(t *testing.T) {
+				f, err := make1(t, name, kind)
+				if !slices.Contains(kinds, kind) {
+					if err == nil || !strings.Contains(err.Error(), name) {
+						t.Fatalf("want an error naming %s, got %v", name, err)
+					}
+					return
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				golden(t, name+"-"+kind, f)
+			})
+		}
+	}
+}
+
+// golden compares the CSV and the SVG with testdata/; -update rewrites them
+// (review the diff: predictions move when the model does).
+func golden(t *testing.T, base string, f *figures.Figure) {
+	t.Helper()
+	var table bytes.Buffer
+	if err := f.WriteCSV(&table); err != nil {
+		t.Fatal(err)
+	}
+	svg, err := f.Render(figures.Width, "svg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for ext, got := range map[string][]byte{".csv": table.Bytes(), ".svg": svg} {
+		path := filepath.Join("testdata", base+ext)
+		if *update {
+			if err := os.WriteFile(path, got, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("%v (run go test ./figures -update to create it)", err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s differs from the figure drawn now; if the change is intended, go test ./figures -update and review the diff", path)
+		}
+	}
+}
+
+// Drawing the same figure twice gives the same bytes: no map order, no
+// clock reaches the SVG.
+func TestSameInputSameSVG(t *testing.T) {
+	var first []byte
+	for i := range 2 {
+		f, err := make1(t, "dst-use", "breakdown")
+		if err != nil {
+			t.Fatal(err)
+		}
+		svg, err := f.Render(figures.Width, "svg")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 1 && !bytes.Equal(svg, first) {
+			t.Fatal("two renderings of the same figure differ")
+		}
+		first = svg
+	}
+}
+
+// PNG, PDF and EPS are not compared byte for byte (PDF carries its creation
+// date); their structure and size are.
+func TestRasterAndPrintFormats(t *testing.T) {
+	f, err := make1(t, "ingress", "scaling")
+	if err != nil {
+		t.Fatal(err)
+	}
+	width := figures.Width
+	h := f.Height(width)
+	img, err := f.Render(width, "png")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := png.DecodeConfig(bytes.NewReader(img))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 300 dpi: 3.4 in is 1020 pixels.
+	if cfg.Width != 1020 || math.Abs(float64(cfg.Height)-float64(h/vg.Inch)*300) > 1 {
+		t.Errorf("PNG is %dx%d, want 1020x%.0f", cfg.Width, cfg.Height, float64(h/vg.Inch)*300)
+	}
+	if len(img) < 20e3 || len(img) > 1e6 {
+		t.Errorf("PNG of %d bytes: a figure is tens to hundreds of kB", len(img))
+	}
+	pdf, err := f.Render(width, "pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(pdf, []byte("%PDF-")) || !bytes.Contains(pdf[len(pdf)-32:], []byte("%%EOF")) {
+		t.Errorf("PDF lacks its header or trailer")
+	}
+	box := "/MediaBox [0 0 244.80 " + strconv.FormatFloat(h.Points(), 'f', 2, 64) + "]"
+	if !bytes.Contains(pdf, []byte(box)) {
+		t.Errorf("PDF has no page of 3.4 in by %.2f in (%s)", float64(h/vg.Inch), box)
+	}
+	if len(pdf) < 5e3 || len(pdf) > 2e6 {
+		t.Errorf("PDF of %d bytes", len(pdf))
+	}
+	eps, err := f.Render(width, "eps")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(eps[:40], []byte("PS-Adobe-3.0 EPSF-3.0")) || !bytes.Contains(eps, []byte("%%BoundingBox: 0 0 244.8 ")) {
+		t.Errorf("EPS lacks its header or bounding box: %q", eps[:min(len(eps), 120)])
+	}
+	if _, err := f.Render(width, "gif"); err == nil {
+		t.Error("gif rendered; want an error naming the formats")
+	}
+	if _, err := f.Render(0.5*figures.Width/3.4, "svg"); err == nil {
+		t.Error("a figure half an inch wide rendered; want an error")
+	}
+}
+
+func rows(t *testing.T, f *figures.Figure) []map[string]string {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := f.WriteCSV(&buf); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(&buf).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []map[string]string
+	for _, r := range recs[1:] {
+		m := map[string]string{}
+		for i, h := range recs[0] {
+			m[h] = r[i]
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func float(t *testing.T, s string) float64 {
+	t.Helper()
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// The scaling figure's predictions are the ones validate prints: the same
+// points, seeds and metric, reached through another path.
+func TestScalingAgreesWithValidate(t *testing.T) {
+	s, o := short(t, "ingress")
+	o.Kind, o.Replications = "scaling", 1
+	f, err := figures.Make(s, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	table := rows(t, f)
+	checked := 0
+	for _, se := range s.Series {
+		pred, err := s.Predict(se, s.Run.Seed, nil, s.Serial)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range pred {
+			for _, r := range table {
+				if r["kind"] == "prediction" && r["series"] == se.Name && r["variant"] == p.Variant && r["metric"] == p.Metric && float(t, r["x"]) == p.X {
+					if got := float(t, r["value"]); math.Abs(got-p.Predicted) > 1e-5*math.Abs(p.Predicted) {
+						t.Errorf("%s %s x=%v: figure %v, validate %v", se.Name, p.Variant, p.X, got, p.Predicted)
+					}
+					checked++
+				}
+			}
+		}
+	}
+	if checked < 5 {
+		t.Fatalf("only %d points compared", checked)
+	}
+}
+
+// Each bar of the breakdown accounts for all of its CPUs' time. A core is
+// charged a step's whole duration when the step starts, so a step running
+// over the end of the measured interval may add a fraction of a percent.
+func TestBreakdownAddsUpTo100(t *testing.T) {
+	for _, name := range []string{"ingress", "flower-insert"} {
+		f, err := make1(t, name, "breakdown")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := map[string]float64{}
+		for _, r := range rows(t, f) {
+			sum[r["series"]+"/"+r["variant"]] += float(t, r["pct_of_cpu_time"])
+		}
+		for k, v := range sum {
+			if math.Abs(v-100) > 0.5 {
+				t.Errorf("%s: %s adds up to %.4f%%", name, k, v)
+			}
+		}
+	}
+}
+
+// The heat map's cells of a line add up to the line's transfers in the
+// simulated perf c2c of the same run.
+func TestHeatmapCellsAddUpToLineTransfers(t *testing.T) {
+	s, o := short(t, "ingress")
+	o.Kind, o.Variant, o.X = "heatmap", "locked", 4
+	f, err := figures.Make(s, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := map[string]float64{}
+	for _, r := range rows(t, f) {
+		sum[r["line"]] += float(t, r["transfers"])
+	}
+	res, err := s.Simulate(scenarios.Point{Series: s.Series[0], Variant: "locked", Axis: "cores", X: 4, Seed: s.Run.Seed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range res.Lines {
+		if !l.PerCPU && float64(l.Transfers) != sum[l.Name] {
+			t.Errorf("line %s: cells add to %v, perf c2c says %d", l.Name, sum[l.Name], l.Transfers)
+		}
+	}
+	if sum["qdisc_lock"] == 0 {
+		t.Error("the lock word of 4 CPUs never moved")
+	}
+}
+
+// Grace periods only accumulate, and the memory waiting for one is never
+// more than the batch has queued (1 KiB per filter in flower-insert).
+func TestTimelineInvariants(t *testing.T) {
+	f, err := make1(t, "flower-insert", "timeline")
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := 0.0
+	for _, r := range rows(t, f) {
+		gp, pending := float(t, r["grace_periods"]), float(t, r["pending_bytes"])
+		if gp < last || pending < 0 || pending > 1024*float(t, r["x"]) {
+			t.Fatalf("sample %v: grace periods %v after %v, %v bytes pending", r["time_ms"], gp, last, pending)
+		}
+		last = gp
+	}
+	if last == 0 {
+		t.Fatal("no grace period ended in the timeline")
+	}
+}
