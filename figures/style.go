@@ -69,4 +69,7 @@ func titled(p *plot.Plot, title string) *plot.Plot {
 	return p
 }
 
-var lightGrey = color.Gray{Y: 0xdd}
+var (
+	lightGrey = color.Gray{Y: 0xd4}
+	paleGrey  = color.Gray{Y: 0xee}
+)
