@@ -46,13 +46,13 @@ func cmdPlot(args []string, stdout, stderr io.Writer) error {
 	if *window <= 0 {
 		return fmt.Errorf("--window %v: give a positive span such as 100ms", *window)
 	}
-	s, err := load(fs.Arg(0))
+	s, err := load(fs.Arg(0), &o)
 	if err != nil {
 		return err
 	}
 	fo.Seed = seedOf(&o, s)
 	fo.Window = sim.Time(window.Nanoseconds()) * sim.Nanosecond
-	fo.Run = runner(s, o.jobs, progressBar(stderr))
+	fo.Run = runner(s, o.jobs, progress(&o, "plot"))
 	fig, err := figures.Make(s, fo)
 	if err != nil {
 		return err
