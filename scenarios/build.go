@@ -51,8 +51,9 @@ type builder struct {
 	spin   map[string]*models.Spinlock
 	rw     map[string]*models.RWLock
 	mutex  map[string]*models.Mutex
-	err    error    // the first step that cannot run as set (a param set to 0)
-	scan   sim.Time // the largest cost per item of a scan step
+	balls  map[string]*models.PingPong // pingpong steps, one ball per line
+	err    error                       // the first step that cannot run as set (a param set to 0)
+	scan   sim.Time                    // the largest cost per item of a scan step
 }
 
 // Simulate runs one point.
@@ -295,6 +296,19 @@ func (b *builder) time(s string) sim.Time {
 	return t
 }
 
+// ball returns the ping-pong ball on a step's line, made on first use.
+func (b *builder) ball(st *stepRaw) *models.PingPong {
+	if b.balls == nil {
+		b.balls = map[string]*models.PingPong{}
+	}
+	p, ok := b.balls[st.PingPong]
+	if !ok {
+		p = b.w.NewPingPong(b.lines[st.PingPong], b.label(st, "cmpxchg"))
+		b.balls[st.PingPong] = p
+	}
+	return p
+}
+
 func (b *builder) label(st *stepRaw, def string) cpu.Label { return b.w.M.Label(or(st.Label, def)) }
 
 // compile turns checked steps into cpu steps; blocks are inlined and a
@@ -313,6 +327,8 @@ func (b *builder) compile(steps []stepRaw, depth int) []cpu.Step {
 			out = append(out, &cpu.AccessStep{Label: b.label(st, st.Store), Line: b.lines[st.Store], Op: cacheline.Store})
 		case "rmw":
 			out = append(out, &cpu.AccessStep{Label: b.label(st, st.RMW), Line: b.lines[st.RMW], Op: cacheline.RMW})
+		case "pingpong":
+			out = append(out, &models.PingPongStep{P: b.ball(st)})
 		case "lock":
 			out = append(out, &models.LockStep{L: b.spin[st.Lock]})
 		case "unlock":

@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-//go:embed *.toml
+//go:embed *.toml profiles/*.toml
 var builtinFS embed.FS
 
 // Builtin returns the embedded scenario files.
@@ -18,6 +18,9 @@ func BuiltinNames() []string {
 	entries, _ := fs.ReadDir(builtinFS, ".")
 	var out []string
 	for _, e := range entries {
+		if e.IsDir() {
+			continue // profiles/: hardware profiles to include
+		}
 		name := strings.TrimSuffix(e.Name(), ".toml")
 		if strings.HasPrefix(name, "common") {
 			continue

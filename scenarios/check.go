@@ -463,7 +463,7 @@ func (c *checker) kernel(k *kernelRaw) {
 }
 
 // ops are the operation keys of a step, in the order they are reported.
-var ops = []string{"compute", "load", "store", "rmw", "lock", "unlock", "read_lock", "read_unlock",
+var ops = []string{"compute", "load", "store", "rmw", "pingpong", "lock", "unlock", "read_lock", "read_unlock",
 	"write_lock", "write_unlock", "mutex_lock", "mutex_unlock", "rcu_read_lock", "rcu_read_unlock",
 	"synchronize_rcu", "call_rcu", "queue_rcu_work", "sleep", "scan", "once_per_jiffy", "block"}
 
@@ -486,7 +486,7 @@ func opOf(st *stepRaw) []string {
 
 // usesOf says which steps take a line or a lock of each kind.
 var usesOf = map[string]string{
-	"line":     "use load, store or rmw on a line",
+	"line":     "use load, store, rmw or pingpong on a line",
 	"spinlock": "use lock and unlock on a spinlock",
 	"rwlock":   "use read_lock, read_unlock, write_lock and write_unlock on a rwlock",
 	"mutex":    "use mutex_lock and mutex_unlock on a mutex",
@@ -550,8 +550,8 @@ func (c *checker) steps(where string, anchors []string, steps []stepRaw, names m
 			if op == "sleep" && d == (Dur{}) {
 				c.fail(field+".sleep", at, "a sleep of 0 wakes at the instant it starts, so simulated time never advances; give it a duration, e.g. \"1us\"")
 			}
-		case "load", "store", "rmw":
-			wantName(st.Load+st.Store+st.RMW, "line")
+		case "load", "store", "rmw", "pingpong":
+			wantName(st.Load+st.Store+st.RMW+st.PingPong, "line")
 		case "lock", "unlock":
 			wantName(st.Lock+st.Unlock, "spinlock")
 		case "read_lock", "read_unlock", "write_lock", "write_unlock":

@@ -80,6 +80,7 @@ type stepRaw struct {
 	Load          string    `toml:"load"`
 	Store         string    `toml:"store"`
 	RMW           string    `toml:"rmw"`
+	PingPong      string    `toml:"pingpong"` // take turns with a ball on a line, by CAS
 	Lock          string    `toml:"lock"`
 	Unlock        string    `toml:"unlock"`
 	ReadLock      string    `toml:"read_lock"`
