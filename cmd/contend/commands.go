@@ -138,6 +138,7 @@ func cmdSweep(args []string, stdout, stderr io.Writer) error {
 func runTables(name string, sweep bool, args []string, stdout, stderr io.Writer) error {
 	var o options
 	fs := newFlags(name, &o, stderr, "text", "csv", "json")
+	profileFlag(fs, &o)
 	seriesName := fs.String("series", "", "only this series")
 	if err := parse(fs, &o, args); err != nil {
 		return err
@@ -282,6 +283,7 @@ func fixed(v float64) string {
 func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	var o options
 	fs := newFlags("validate", &o, stderr, "text", "csv", "json")
+	profileFlag(fs, &o)
 	if err := parse(fs, &o, args); err != nil {
 		return err
 	}
@@ -320,49 +322,66 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	case "csv":
-		w := csv.NewWriter(&buf)
-		w.Write([]string{"scenario", "variant", "axis", "x", "metric", "unit", "measured", "predicted", "error_pct", "role"})
-		for _, r := range rows {
-			w.Write([]string{r.Scenario, r.Variant, r.Axis, num(r.X), r.Metric, r.Unit, num(r.Measured),
-				strconv.FormatFloat(r.Predicted, 'f', 4, 64), strconv.FormatFloat(r.ErrorPct, 'f', 2, 64), r.Role})
-		}
-		w.Flush()
+		writeRowsCSV(&buf, rows)
 	default:
 		for _, in := range infos {
-			cal := []string{}
-			for _, r := range in.se.Refs {
-				if r.Role == "calibrate" {
-					cal = append(cal, fmt.Sprintf("%s %s=%v %s", r.Variant, r.Axis, r.X, r.Metric))
-				}
-			}
-			fmt.Fprintf(&buf, "series %s (%s, profile %s)\n  free parameters (%d): %s\n  calibrate points (%d): %s\n",
-				in.se.Name, in.scenario, in.se.Profile, len(in.se.Free), strings.Join(in.se.Free, ", "), len(cal), strings.Join(cal, "; "))
+			writeSeriesHeader(&buf, in.scenario, in.se)
 		}
 		buf.WriteString("\n")
-		tw := tabwriter.NewWriter(&buf, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "SCENARIO\tVARIANT\tAXIS\tX\tMETRIC\tMEASURED\tPREDICTED\tERROR\tROLE")
-		worst := map[string]float64{}
-		for _, r := range rows {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s %s\t%s %s\t%s%%\t%s\n", r.Scenario, r.Variant, r.Axis, num(r.X), r.Metric,
-				fixed(r.Measured), r.Unit, fixed(r.Predicted), r.Unit, signed(r.ErrorPct, 1), r.Role)
-			worst[r.Role] = math.Max(worst[r.Role], math.Abs(r.ErrorPct))
-		}
-		tw.Flush()
-		roles := make([]string, 0, len(worst))
-		for k := range worst {
-			roles = append(roles, k)
-		}
-		sort.Strings(roles)
-		for _, role := range roles {
-			fmt.Fprintf(&buf, "largest %s error: %.1f%%\n", role, worst[role])
-		}
+		writeRows(&buf, rows)
 	}
 	return emit(&o, stdout, &buf)
+}
+
+// writeRowsCSV writes reference points and predictions with validate's columns.
+func writeRowsCSV(buf *bytes.Buffer, rows []scenarios.Row) {
+	w := csv.NewWriter(buf)
+	w.Write([]string{"scenario", "variant", "axis", "x", "metric", "unit", "measured", "predicted", "error_pct", "role"})
+	for _, r := range rows {
+		w.Write([]string{r.Scenario, r.Variant, r.Axis, num(r.X), r.Metric, r.Unit, num(r.Measured),
+			strconv.FormatFloat(r.Predicted, 'f', 4, 64), strconv.FormatFloat(r.ErrorPct, 'f', 2, 64), r.Role})
+	}
+	w.Flush()
+}
+
+// writeSeriesHeader says what a series fits and to which points.
+func writeSeriesHeader(buf *bytes.Buffer, scenario string, se *scenarios.Series) {
+	cal := []string{}
+	for _, r := range se.Refs {
+		if r.Role == "calibrate" {
+			cal = append(cal, fmt.Sprintf("%s %s=%v %s", r.Variant, r.Axis, r.X, r.Metric))
+		}
+	}
+	fmt.Fprintf(buf, "series %s (%s, profile %s)\n  free parameters (%d): %s\n  calibrate points (%d): %s\n",
+		se.Name, scenario, se.Profile, len(se.Free), strings.Join(se.Free, ", "), len(cal), strings.Join(cal, "; "))
+}
+
+// writeRows prints reference points against predictions, and the largest
+// error of each role.
+func writeRows(buf *bytes.Buffer, rows []scenarios.Row) {
+	tw := tabwriter.NewWriter(buf, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "SCENARIO\tVARIANT\tAXIS\tX\tMETRIC\tMEASURED\tPREDICTED\tERROR\tROLE")
+	worst := map[string]float64{}
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s %s\t%s %s\t%s%%\t%s\n", r.Scenario, r.Variant, r.Axis, num(r.X), r.Metric,
+			fixed(r.Measured), r.Unit, fixed(r.Predicted), r.Unit, signed(r.ErrorPct, 1), r.Role)
+		worst[r.Role] = math.Max(worst[r.Role], math.Abs(r.ErrorPct))
+	}
+	tw.Flush()
+	roles := make([]string, 0, len(worst))
+	for k := range worst {
+		roles = append(roles, k)
+	}
+	sort.Strings(roles)
+	for _, role := range roles {
+		fmt.Fprintf(buf, "largest %s error: %.1f%%\n", role, worst[role])
+	}
 }
 
 func cmdFit(args []string, stdout, stderr io.Writer) error {
 	var o options
 	fs := newFlags("fit", &o, stderr, "text")
+	profileFlag(fs, &o)
 	seriesName := fs.String("series", "", "only this series")
 	if err := parse(fs, &o, args); err != nil {
 		return err

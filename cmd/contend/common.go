@@ -33,6 +33,7 @@ type options struct {
 	quiet     bool
 	maxEvents int64
 	stderr    io.Writer
+	profile   string // --profile: a profile file to simulate on
 }
 
 // newFlags declares the common flags; formats lists what the command prints,
@@ -148,6 +149,11 @@ func orList(words []string) string {
 	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }
 
+// profileFlag declares --profile, for the commands that simulate.
+func profileFlag(fs *flag.FlagSet, o *options) {
+	fs.StringVar(&o.profile, "profile", "", "simulate every series on the hardware profile in `FILE` (e.g. from contend calibrate)")
+}
+
 // load reads a built-in scenario by name or a file by path, and applies
 // the command's bounds to it.
 func load(arg string, o *options) (*scenarios.Scenario, error) {
@@ -155,12 +161,21 @@ func load(arg string, o *options) (*scenarios.Scenario, error) {
 	if err == nil && o.maxEvents > 0 {
 		s.Run.MaxEvents = o.maxEvents
 	}
-	return s, err
+	if err != nil || o.profile == "" {
+		return s, err
+	}
+	// --profile puts every series on the machine of a profile file.
+	p, err := loadFile(o.profile, scenarios.LoadProfile)
+	if err != nil {
+		return nil, err
+	}
+	s.UseProfile(p)
+	return s, nil
 }
 
 func loadScenario(arg string) (*scenarios.Scenario, error) {
 	if strings.HasSuffix(arg, ".toml") || strings.ContainsRune(arg, os.PathSeparator) {
-		return loadFile(arg)
+		return loadFile(arg, scenarios.Load)
 	}
 	for _, n := range scenarios.BuiltinNames() {
 		if n == arg {
@@ -172,12 +187,13 @@ func loadScenario(arg string) (*scenarios.Scenario, error) {
 
 // loadFile reads a scenario from the file system, rooted at / so that an
 // include may climb out of the scenario's folder with "..".
-func loadFile(arg string) (*scenarios.Scenario, error) {
+func loadFile[T any](arg string, loader func(fs.FS, string) (T, error)) (T, error) {
 	abs, err := filepath.Abs(arg)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", arg, err)
+		var none T
+		return none, fmt.Errorf("%s: %v", arg, err)
 	}
-	s, err := scenarios.Load(os.DirFS("/"), strings.TrimPrefix(filepath.ToSlash(abs), "/"))
+	s, err := loader(os.DirFS("/"), strings.TrimPrefix(filepath.ToSlash(abs), "/"))
 	// Errors name files from the root; the user needs them as seen from
 	// the path they gave.
 	var se *scenarios.Error

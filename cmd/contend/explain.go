@@ -13,6 +13,7 @@ import (
 func cmdExplain(args []string, stdout, stderr io.Writer) error {
 	var o options
 	fs := newFlags("explain", &o, stderr, "text", "json")
+	profileFlag(fs, &o)
 	seriesName := fs.String("series", "", "series (machine) to simulate; default: the first that has the variant")
 	variant := fs.String("variant", "", "variant to explain (required)")
 	cores := fs.Int("cores", 0, "flood CPUs (default: the workload's)")

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"text/tabwriter"
+	"time"
+
+	"contend/hostbench"
+	"contend/scenarios"
+)
+
+func cmdCalibrate(args []string, stdout, stderr io.Writer) error {
+	var o options
+	fs := newFlags("calibrate", &o, stderr, "text", "csv", "json")
+	quick := fs.Bool("quick", false, "fewer, shorter samples (under a minute)")
+	check := fs.Bool("check", false, "simulate scenario "+hostbench.Scenario+" on the measured profile and compare every figure")
+	if err := parse(fs, &o, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("calibrate takes no scenario (got %s); it measures this machine", fs.Arg(0))
+	}
+	host, err := hostbench.NewHost()
+	if err != nil {
+		return err
+	}
+	effort, name := hostbench.Full, "full"
+	if *quick {
+		effort, name = hostbench.Quick, "quick"
+	}
+	prov := hostbench.ReadProvenance(os.DirFS("/"), time.Now())
+	prov.Effort = fmt.Sprintf("%s: %d samples of about %v per figure", name, effort.Samples, effort.Sample)
+	figs, err := hostbench.MeasureAll(host, hostbench.Plan(host.Topology(), host), effort, stderr)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(stderr, "calibrate: fitting the profile to the calibrate figures")
+	cal, err := hostbench.Calibrate(figs, host.Topology(), prov, func(s *scenarios.Scenario) scenarios.Runner {
+		return runner(s, o.jobs, nil)
+	})
+	if err != nil {
+		return err
+	}
+	if o.out != "" {
+		if err := writeAtomic(o.out, []byte(cal.Profile)); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "calibrate: wrote %s; simulate on it with --profile %s\n", o.out, o.out)
+	}
+	var buf bytes.Buffer
+	switch {
+	case o.format == "json":
+		err = writeJSON(&buf, calibrateJSON(cal, *check))
+	case o.format == "csv" && *check:
+		writeRowsCSV(&buf, cal.Rows)
+	case o.format == "csv":
+		writeFiguresCSV(&buf, figs)
+	default:
+		writeFigures(&buf, figs)
+		if *check {
+			buf.WriteString("\n")
+			writeSeriesHeader(&buf, hostbench.Scenario, cal.Series)
+			buf.WriteString("\n")
+			writeRows(&buf, cal.Rows)
+		}
+		if o.out == "" {
+			buf.WriteString("\n" + cal.Profile)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	_, err = stdout.Write(buf.Bytes())
+	return err
+}
+
+func calibrateJSON(cal *hostbench.Calibration, check bool) any {
+	out := struct {
+		Figures []hostbench.Figure `json:"figures"`
+		Profile string             `json:"profile"`
+		Check   []scenarios.Row    `json:"check,omitempty"`
+	}{Figures: cal.Figures, Profile: cal.Profile}
+	if check {
+		out.Check = cal.Rows
+	}
+	return out
+}
+
+func writeFigures(buf *bytes.Buffer, figs []hostbench.Figure) {
+	tw := tabwriter.NewWriter(buf, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "FIGURE\tMEDIAN\tQ1\tQ3\tIQR\tSAMPLES\tLOOP")
+	for _, f := range figs {
+		s := f.Stat
+		fmt.Fprintf(tw, "%s\t%s ns\t%s\t%s\t%.1f%%\t%d\t%s\n", f.Name, fixed(s.Median), fixed(s.Q1), fixed(s.Q3), s.IQRPct(), s.N, f.Bench)
+	}
+	tw.Flush()
+}
+
+func writeFiguresCSV(buf *bytes.Buffer, figs []hostbench.Figure) {
+	buf.WriteString("figure,median_ns,q1_ns,q3_ns,samples,loop\n")
+	for _, f := range figs {
+		s := f.Stat
+		fmt.Fprintf(buf, "%s,%s,%s,%s,%d,%q\n", f.Name, num(s.Median), num(s.Q1), num(s.Q3), s.N, f.Bench)
+	}
+}

@@ -1,0 +1,17 @@
+// Package hostbench measures the machine contend runs on, to make a hardware
+// profile from it: uncontended atomics, the part of an atomic that independent
+// work hides, the store-buffer drain a locked instruction waits for, CAS
+// ping-pong between CPU pairs, contended and falsely shared counters, ticket,
+// test-and-set and MCS locks written in Go, dependent loads (L1 and memory),
+// a PAUSE spin iteration and a thread wake-up. Threads are pinned one per CPU
+// and timed with the monotonic clock; every figure is a median over repeated
+// samples, with its interquartile range and sample count.
+//
+// # Testing without the host
+//
+// The loops run behind the Machine interface: Host runs them on this machine,
+// while tests give the driver a machine whose costs are known, so the
+// repetition, statistics and the derivation of profile values are checked
+// against closed forms rather than against host speed. Unlike the model
+// packages this one reads the clock, pins threads and reads /proc and /sys.
+package hostbench

@@ -1,0 +1,66 @@
+package hostbench
+
+import (
+	"math"
+	"math/rand/v2"
+	"time"
+)
+
+// fakeMachine is a machine whose costs are known: each loop's time per
+// iteration follows from a few latencies the way contend's model composes
+// them, with multiplicative noise, an occasional disturbed sample (another
+// process took the CPU) and a slow first run (cold caches).
+type fakeMachine struct {
+	topo                                        Topology
+	unit, atomic, overlap, drain, l1, mem, xfer float64 // ns, except overlap
+	noise                                       float64 // relative
+	outliers                                    float64 // fraction of disturbed samples
+	rng                                         *rand.Rand
+	seen                                        map[string]bool
+}
+
+func newFake(topo Topology) *fakeMachine {
+	return &fakeMachine{topo: topo, unit: 1.25, atomic: 6, overlap: 0.5, drain: 1, l1: 1.5, mem: 90, xfer: 50,
+		noise: 0.01, outliers: 0.2, rng: rand.New(rand.NewPCG(1, 2)), seen: map[string]bool{}}
+}
+
+func (m *fakeMachine) Topology() Topology   { return m.topo }
+func (m *fakeMachine) Supports(Kernel) bool { return true }
+
+// cost is the time of one iteration of job.
+func (m *fakeMachine) cost(j Job) float64 {
+	work := m.unit * float64(j.Work)
+	switch j.Kernel {
+	case Work:
+		return work
+	case Add, CAS, Swap, Padded:
+		return m.atomic + work - math.Min(m.overlap*m.atomic, work)
+	case StoreAdd:
+		return m.l1 + m.drain + m.atomic
+	case Chase:
+		if j.Bytes <= 32<<10 {
+			return m.l1
+		}
+		return m.mem
+	case PingPong:
+		return 2 * (2*m.xfer + m.atomic)
+	case Pause:
+		return 10
+	case Wakeup:
+		return 40e3
+	}
+	// Contended loops: every operation moves the line.
+	return float64(len(j.CPUs)) * (m.xfer + m.atomic + work)
+}
+
+func (m *fakeMachine) Run(j Job, iters int) (time.Duration, error) {
+	d := m.cost(j) * float64(iters) * (1 + m.noise*(2*m.rng.Float64()-1))
+	if !m.seen[j.String()] {
+		m.seen[j.String()] = true
+		d *= 5
+	}
+	if m.rng.Float64() < m.outliers {
+		d *= 3
+	}
+	return time.Duration(d), nil
+}

@@ -1,0 +1,134 @@
+package hostbench
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// Host runs jobs on this machine, one OS thread pinned per CPU of the job.
+type Host struct {
+	topo Topology
+	// The memory of the last job, kept for its next run: building a
+	// random cycle through a large array takes longer than walking it.
+	last     string
+	lastData *shared
+}
+
+// NewHost reads the topology from /sys.
+func NewHost() (*Host, error) {
+	t, err := ReadTopology(os.DirFS("/sys/devices/system/cpu"))
+	if err != nil {
+		return nil, fmt.Errorf("topology from /sys/devices/system/cpu: %w", err)
+	}
+	return &Host{topo: t}, nil
+}
+
+// Topology implements Machine.
+func (h *Host) Topology() Topology { return h.topo }
+
+// Supports implements Machine.
+func (h *Host) Supports(k Kernel) bool { return k != Pause || havePause }
+
+// Run implements Machine. Every thread pins itself, then all wait at a
+// start line so that contended loops really overlap; each times its own
+// loop and the slowest is the job's time. The garbage collector is off
+// meanwhile (the loops allocate nothing, but a collection started elsewhere
+// would steal a CPU).
+func (h *Host) Run(job Job, iters int) (time.Duration, error) {
+	if len(job.CPUs) == 0 {
+		return 0, fmt.Errorf("%v: no CPUs", job)
+	}
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	if h.last != job.String() {
+		h.last, h.lastData = job.String(), newShared(len(job.CPUs), job)
+	}
+	s := h.lastData
+	var ready, start atomic.Int32
+	elapsed := make([]time.Duration, len(job.CPUs))
+	errs := make([]error, len(job.CPUs))
+	var wg sync.WaitGroup
+	var pipes [2][2]int
+	if job.Kernel == Wakeup {
+		for i := range pipes {
+			if err := unix.Pipe(pipes[i][:]); err != nil {
+				return 0, fmt.Errorf("%v: pipe: %w", job, err)
+			}
+			defer unix.Close(pipes[i][0])
+			defer unix.Close(pipes[i][1])
+		}
+	}
+	for t, cpu := range job.CPUs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// Never unlocked: the goroutine ends locked, so the runtime
+			// retires the pinned thread instead of reusing it.
+			runtime.LockOSThread()
+			var set unix.CPUSet
+			set.Set(cpu)
+			if err := unix.SchedSetaffinity(0, &set); err != nil {
+				errs[t] = fmt.Errorf("%v: pin to CPU %d: %w", job, cpu, err)
+				ready.Add(1)
+				start.Store(1)
+				return
+			}
+			ready.Add(1)
+			if t == 0 {
+				for ready.Load() < int32(len(job.CPUs)) {
+				}
+				start.Store(1)
+			}
+			for start.Load() == 0 {
+			}
+			t0 := time.Now()
+			if job.Kernel == Wakeup {
+				errs[t] = wakeups(pipes, t, iters)
+			} else {
+				s.loop(job, t, iters)
+			}
+			elapsed[t] = time.Since(t0)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return 0, err
+		}
+	}
+	return slices.Max(elapsed), nil
+}
+
+// wakeups plays one side of a pipe ping-pong: thread 0 writes a byte and
+// blocks reading the reply, thread 1 blocks until the byte comes and
+// replies. An iteration is two wake-ups of a thread blocked in read(2).
+func wakeups(pipes [2][2]int, t, iters int) error {
+	in, out := pipes[0][0], pipes[1][1]
+	if t == 1 {
+		in, out = pipes[1][0], pipes[0][1]
+	}
+	b := []byte{0}
+	for range iters {
+		if t == 0 {
+			if _, err := unix.Write(out, b); err != nil {
+				return err
+			}
+		}
+		if _, err := unix.Read(in, b); err != nil {
+			return err
+		}
+		if t == 1 {
+			if _, err := unix.Write(out, b); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

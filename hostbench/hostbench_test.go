@@ -1,0 +1,164 @@
+package hostbench
+
+import (
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"contend/scenarios"
+)
+
+// sysfs lays out /sys/devices/system/cpu for sockets×cores×threads CPUs
+// numbered the way Linux numbers them (siblings last), one L3 per socket.
+func sysfs(sockets, cores, threads int) fstest.MapFS {
+	fs := fstest.MapFS{}
+	n := sockets * cores * threads
+	fs["online"] = &fstest.MapFile{Data: []byte("0-" + itoa(n-1) + "\n")}
+	for id := range n {
+		phys := id % (sockets * cores)
+		sock := phys / cores
+		dir := "cpu" + itoa(id) + "/"
+		fs[dir+"topology/physical_package_id"] = &fstest.MapFile{Data: []byte(itoa(sock))}
+		fs[dir+"topology/core_id"] = &fstest.MapFile{Data: []byte(itoa(phys % cores))}
+		fs[dir+"cache/index0/level"] = &fstest.MapFile{Data: []byte("1")}
+		fs[dir+"cache/index0/type"] = &fstest.MapFile{Data: []byte("Data")}
+		fs[dir+"cache/index0/shared_cpu_list"] = &fstest.MapFile{Data: []byte(itoa(id))}
+		fs[dir+"cache/index1/level"] = &fstest.MapFile{Data: []byte("3")}
+		fs[dir+"cache/index1/type"] = &fstest.MapFile{Data: []byte("Unified")}
+		fs[dir+"cache/index1/shared_cpu_list"] = &fstest.MapFile{Data: []byte(itoa(sock*cores) + "-" + itoa(sock*cores+cores-1) + "," + itoa(sockets*cores+sock*cores) + "-" + itoa(sockets*cores+sock*cores+cores-1))}
+	}
+	return fs
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+func TestTopology(t *testing.T) {
+	topo, err := ReadTopology(sysfs(2, 2, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, c, th := topo.Shape(); s != 2 || c != 2 || th != 2 {
+		t.Errorf("shape = %d sockets × %d cores × %d threads, want 2×2×2", s, c, th)
+	}
+	pairs := topo.Pairs()
+	want := map[PairClass][2]int{SMTSibling: {0, 4}, SameLLC: {0, 1}, OtherSocket: {0, 2}}
+	for c, p := range want {
+		if pairs[c] != p {
+			t.Errorf("%s pair = %v, want %v", c, pairs[c], p)
+		}
+	}
+	if _, ok := pairs[OtherLLC]; ok {
+		t.Errorf("an other-LLC pair on a machine with one L3 per socket: %v", pairs[OtherLLC])
+	}
+}
+
+func TestParseCPUList(t *testing.T) {
+	got, err := ParseCPUList("0-2,5,7-8")
+	if err != nil || !slices.Equal(got, []int{0, 1, 2, 5, 7, 8}) {
+		t.Errorf("ParseCPUList = %v, %v", got, err)
+	}
+	for _, bad := range []string{"x", "3-1", "1-", "-1"} {
+		if _, err := ParseCPUList(bad); err == nil {
+			t.Errorf("ParseCPUList(%q) accepted", bad)
+		}
+	}
+}
+
+// TestSummarize checks the quartiles against order statistics.
+func TestSummarize(t *testing.T) {
+	s := Summarize([]float64{9, 1, 5, 3, 7})
+	if s.Median != 5 || s.Q1 != 3 || s.Q3 != 7 || s.N != 5 {
+		t.Errorf("Summarize = %+v, want median 5, quartiles 3 and 7", s)
+	}
+}
+
+// TestMeasureRejectsDisturbedSamples: a fifth of the samples are three
+// times too slow and the first run is cold, yet the median is the loop's
+// cost within the noise.
+func TestMeasureRejectsDisturbedSamples(t *testing.T) {
+	m := newFake(Topology{CPUs: []CPU{{ID: 0}}})
+	job := Job{Kernel: Add, CPUs: []int{0}}
+	st, samples, err := Measure(m, job, Effort{Samples: 31, Sample: Quick.Sample})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(samples) != 31 || st.N != 31 {
+		t.Fatalf("%d samples, want 31", len(samples))
+	}
+	if math.Abs(st.Median-m.atomic)/m.atomic > m.noise {
+		t.Errorf("median %.3f ns, want %.3f within %.0f%%", st.Median, m.atomic, 100*m.noise)
+	}
+}
+
+func fakeFigures(t *testing.T, m *fakeMachine) []Figure {
+	t.Helper()
+	figs, err := MeasureAll(m, Plan(m.topo, m), Quick, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return figs
+}
+
+func within(t *testing.T, name string, got, want, tol float64) {
+	t.Helper()
+	if math.Abs(got-want) > tol*math.Abs(want) {
+		t.Errorf("%s = %.4g, want %.4g within %.1f%%", name, got, want, 100*tol)
+	}
+}
+
+// TestEstimateRecoversTheMachine: the direct estimates invert the fake
+// machine's cost formulas.
+func TestEstimateRecoversTheMachine(t *testing.T) {
+	topo, _ := ReadTopology(sysfs(1, 2, 1))
+	m := newFake(topo)
+	v := Estimate(fakeFigures(t, m), topo)
+	within(t, "ghz", v["ghz"].V, cyclesPerUnit/m.unit, 0.02)
+	within(t, "atomic", v["atomic"].V, m.atomic, 0.02)
+	within(t, "atomic_overlap", v["atomic_overlap"].V, m.overlap, 0.05)
+	within(t, "l1_hit", v["l1_hit"].V, m.l1, 0.02)
+	within(t, "memory", v["memory"].V, m.mem, 0.02)
+	within(t, "same_socket", v["same_socket"].V, m.xfer, 0.02)
+	within(t, "store_drain", v["store_drain"].V, m.drain, 0.3)
+	if v["cores_per_socket"].V != 2 || v["sockets"].V != 1 {
+		t.Errorf("shape %v sockets × %v cores, want 1×2", v["sockets"].V, v["cores_per_socket"].V)
+	}
+	if !strings.Contains(v["smt_sibling"].How, "not measured") {
+		t.Errorf("smt_sibling on a machine without SMT does not say it was not measured: %q", v["smt_sibling"].How)
+	}
+}
+
+// TestCalibrateFitsAndLoads: the profile loads back as a profile file, the
+// fit reproduces every calibrate figure, calibrate figures are exactly the
+// ones a free value is fitted to, and contended figures are predictions.
+func TestCalibrateFitsAndLoads(t *testing.T) {
+	topo, _ := ReadTopology(sysfs(1, 2, 1))
+	m := newFake(topo)
+	cal, err := Calibrate(fakeFigures(t, m), topo, Provenance{CPU: "fake"}, func(s *scenarios.Scenario) scenarios.Runner { return s.Serial })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := scenarios.LoadProfile(fstest.MapFS{"h.toml": {Data: []byte(cal.Profile)}}, "h.toml"); err != nil {
+		t.Fatalf("profile does not load: %v\n%s", err, cal.Profile)
+	}
+	if !strings.Contains(cal.Profile, "# pause = ") {
+		t.Errorf("pause, not yet a profile field, is not a comment:\n%s", cal.Profile)
+	}
+	ncal := 0
+	for _, r := range cal.Rows {
+		if r.Role == "calibrate" {
+			ncal++
+			if math.Abs(r.ErrorPct) > 2 {
+				t.Errorf("calibrate %s x%v: measured %.3g, simulated %.3g (%+.1f%%)", r.Variant, r.X, r.Measured, r.Predicted, r.ErrorPct)
+			}
+		}
+		if r.X > 1 && r.Variant != "pingpong" && r.Role != "validate" {
+			t.Errorf("contended %s x%v is %s, want validate", r.Variant, r.X, r.Role)
+		}
+	}
+	if ncal != len(cal.Series.Free) {
+		t.Errorf("%d calibrate points for %d free values", ncal, len(cal.Series.Free))
+	}
+}

@@ -1,0 +1,232 @@
+package hostbench
+
+import (
+	"sync/atomic"
+	"unsafe"
+)
+
+// line is a counter alone on its cache line, padded to 128 bytes because
+// Intel's adjacent-line prefetcher pulls lines in pairs. Allocated on its own,
+// a 128-byte object is 128-byte aligned (Go's size classes).
+type line struct {
+	v uint64
+	_ [120]byte
+}
+
+// lcg is one unit of work: a dependent multiply and add, which the core
+// cannot overlap with the next unit.
+func lcg(x uint64, n int) uint64 {
+	for range n {
+		x = x*6364136223846793005 + 1442695040888963407
+	}
+	return x
+}
+
+// sink keeps the work's result alive so the compiler cannot drop it.
+var sink atomic.Uint64
+
+// shared is the memory one job's threads use.
+type shared struct {
+	own   []*line // one per thread
+	other []*line // one per thread: StoreAdd's store target
+	one   *line   // the contended line
+	// ticket lock: tail and head on one line, as in the kernel's arch_spinlock_t
+	ticket struct {
+		tail, head uint32
+		_          [120]byte
+	}
+	mcsTail unsafe.Pointer // *mcsNode
+	nodes   []*mcsNode
+	cycle   []uint32 // Chase: index of the next element, one per 64 bytes
+}
+
+// mcsNode is one waiter's queue node on its own line. Like the kernel's, its
+// fields are written with plain stores (WRITE_ONCE) and read with loads;
+// Go's atomic stores would be locked XCHGs and measure a different lock.
+type mcsNode struct {
+	next   unsafe.Pointer // *mcsNode
+	locked uint32
+	_      [116]byte
+}
+
+func newShared(threads int, job Job) *shared {
+	s := &shared{one: new(line)}
+	for range threads {
+		s.own = append(s.own, new(line))
+		s.other = append(s.other, new(line))
+		s.nodes = append(s.nodes, new(mcsNode))
+	}
+	if job.Kernel == Chase {
+		s.cycle = randomCycle(max(job.Bytes/64, 2))
+	}
+	return s
+}
+
+// randomCycle links n slots, 64 bytes apart (16 uint32), in one random cycle
+// so that every load depends on the last and the prefetcher cannot guess
+// the next. The permutation comes from a fixed LCG: the same every run.
+func randomCycle(n int) []uint32 {
+	order := make([]uint32, n)
+	for i := range order {
+		order[i] = uint32(i)
+	}
+	x := uint64(1)
+	for i := n - 1; i > 0; i-- {
+		x = lcg(x, 1)
+		j := int((x >> 33) % uint64(i+1))
+		order[i], order[j] = order[j], order[i]
+	}
+	cyc := make([]uint32, n*16)
+	for i := range order {
+		cyc[order[i]*16] = order[(i+1)%n] * 16
+	}
+	return cyc
+}
+
+// loop runs iters iterations of job's kernel as thread t.
+func (s *shared) loop(job Job, t, iters int) {
+	x := uint64(t + 1)
+	w := job.Work
+	switch job.Kernel {
+	case Work:
+		for range iters {
+			x = lcg(x, w)
+		}
+	case Add, Padded:
+		p := &s.own[t].v
+		for range iters {
+			atomic.AddUint64(p, 1)
+			x = lcg(x, w)
+		}
+	case CAS:
+		p := &s.own[t].v
+		v := atomic.LoadUint64(p)
+		for range iters {
+			if atomic.CompareAndSwapUint64(p, v, v+1) {
+				v++
+			}
+			x = lcg(x, w)
+		}
+	case Swap:
+		p := &s.own[t].v
+		for i := range iters {
+			atomic.SwapUint64(p, uint64(i))
+			x = lcg(x, w)
+		}
+	case StoreAdd:
+		p, q := &s.own[t].v, &s.other[t].v
+		for i := range iters {
+			*q = uint64(i)
+			atomic.AddUint64(p, 1)
+			x = lcg(x, w)
+		}
+	case PingPong:
+		s.pingPong(t, iters)
+	case SharedAdd:
+		for range iters {
+			atomic.AddUint64(&s.one.v, 1)
+			x = lcg(x, w)
+		}
+	case FalseShare:
+		// Words 8 bytes apart on one line; at most 16 threads share it.
+		p := (*uint64)(unsafe.Add(unsafe.Pointer(s.one), 8*(t%16)))
+		for range iters {
+			atomic.AddUint64(p, 1)
+			x = lcg(x, w)
+		}
+	case TicketLock, TASLock, MCSLock:
+		x = s.locked(job, t, iters, x)
+	case Chase:
+		var i uint32
+		for range iters {
+			i = s.cycle[i]
+		}
+		x = uint64(i)
+	case Pause:
+		pause(iters)
+	}
+	sink.Add(x)
+}
+
+// pingPong: thread t waits until the ball's parity is t's, then moves it on
+// with a CAS. Each iteration is one round trip of the line.
+func (s *shared) pingPong(t, iters int) {
+	p := &s.one.v
+	for range iters {
+		for {
+			v := atomic.LoadUint64(p)
+			if int(v&1) == t&1 && atomic.CompareAndSwapUint64(p, v, v+1) {
+				break
+			}
+		}
+	}
+}
+
+func (s *shared) locked(job Job, t, iters int, x uint64) uint64 {
+	for range iters {
+		switch job.Kernel {
+		case TicketLock:
+			s.ticketLock()
+			x = lcg(x, job.Work)
+			s.ticketUnlock()
+		case TASLock:
+			s.tasLock()
+			x = lcg(x, job.Work)
+			s.tasUnlock()
+		case MCSLock:
+			n := s.nodes[t]
+			s.mcsLock(n)
+			x = lcg(x, job.Work)
+			s.mcsUnlock(n)
+		}
+	}
+	return x
+}
+
+// The unlocks below are plain stores, as in the kernel (a MOV on x86): only
+// the holder writes, x86 keeps stores in order, and the Go compiler does not
+// move a store across an atomic. Go's atomic.Store would be a locked XCHG.
+
+func (s *shared) ticketLock() {
+	me := atomic.AddUint32(&s.ticket.tail, 1) - 1
+	for atomic.LoadUint32(&s.ticket.head) != me {
+	}
+}
+
+func (s *shared) ticketUnlock() { s.ticket.head++ }
+
+func (s *shared) tasWord() *uint32 { return (*uint32)(unsafe.Pointer(&s.one.v)) }
+
+func (s *shared) tasLock() {
+	p := s.tasWord()
+	for !atomic.CompareAndSwapUint32(p, 0, 1) {
+		for atomic.LoadUint32(p) != 0 {
+		}
+	}
+}
+
+func (s *shared) tasUnlock() { *s.tasWord() = 0 }
+
+func (s *shared) mcsLock(n *mcsNode) {
+	n.next, n.locked = nil, 1
+	prev := (*mcsNode)(atomic.SwapPointer(&s.mcsTail, unsafe.Pointer(n)))
+	if prev == nil {
+		return
+	}
+	prev.next = unsafe.Pointer(n)
+	for atomic.LoadUint32(&n.locked) != 0 {
+	}
+}
+
+func (s *shared) mcsUnlock(n *mcsNode) {
+	next := (*mcsNode)(atomic.LoadPointer(&n.next))
+	if next == nil {
+		if atomic.CompareAndSwapPointer(&s.mcsTail, unsafe.Pointer(n), nil) {
+			return
+		}
+		for next == nil {
+			next = (*mcsNode)(atomic.LoadPointer(&n.next))
+		}
+	}
+	next.locked = 0
+}

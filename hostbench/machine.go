@@ -1,0 +1,72 @@
+package hostbench
+
+import (
+	"fmt"
+	"time"
+)
+
+// Kernel names a measured loop. Every loop repeats one operation per
+// iteration on every thread of its job.
+type Kernel uint8
+
+// The loops. Work counts units of independent work between operations: one
+// unit is one step of a 64-bit linear congruential generator, a dependent
+// multiply and add.
+const (
+	Work       Kernel = iota // Work units only
+	Add                      // atomic add on the thread's own line
+	CAS                      // compare-and-swap on the thread's own line
+	Swap                     // exchange on the thread's own line
+	StoreAdd                 // plain store to one own line, then atomic add on another
+	PingPong                 // two threads take turns: wait for my parity, CAS it on
+	SharedAdd                // every thread adds to one shared line
+	FalseShare               // every thread adds to its own word of one shared line
+	Padded                   // every thread adds to a counter on its own line
+	TicketLock               // lock, Work units, unlock
+	TASLock                  // test-and-test-and-set lock, Work units, unlock
+	MCSLock                  // MCS queue lock, Work units, unlock
+	Chase                    // one dependent load through a random cycle of Bytes
+	Pause                    // one PAUSE instruction
+	Wakeup                   // wake the other thread blocked in read(2), then block
+	numKernels
+)
+
+var kernelNames = [numKernels]string{"work", "add", "cas", "swap", "store-add", "pingpong", "shared-add",
+	"false-share", "padded", "ticket", "tas", "mcs", "chase", "pause", "wakeup"}
+
+func (k Kernel) String() string {
+	if k < numKernels {
+		return kernelNames[k]
+	}
+	return fmt.Sprintf("kernel(%d)", k)
+}
+
+// Job is one loop on a set of CPUs, one thread pinned on each.
+type Job struct {
+	Kernel Kernel
+	CPUs   []int
+	Work   int // units of work after each operation (inside the lock for lock kernels)
+	Bytes  int // Chase: size of the array walked
+}
+
+func (j Job) String() string {
+	s := fmt.Sprintf("%s cpus=%v", j.Kernel, j.CPUs)
+	if j.Work > 0 {
+		s += fmt.Sprintf(" work=%d", j.Work)
+	}
+	if j.Bytes > 0 {
+		s += fmt.Sprintf(" bytes=%d", j.Bytes)
+	}
+	return s
+}
+
+// Machine runs jobs: Host on this machine, a model of one in tests.
+type Machine interface {
+	// Run runs iters iterations of job on every thread and returns how
+	// long the slowest thread took.
+	Run(job Job, iters int) (time.Duration, error)
+	// Topology says which CPUs there are and how they are related.
+	Topology() Topology
+	// Supports says whether the machine can run a kernel (PAUSE needs amd64).
+	Supports(k Kernel) bool
+}

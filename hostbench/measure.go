@@ -1,0 +1,174 @@
+package hostbench
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"time"
+)
+
+// Stat summarises the samples of one figure.
+type Stat struct {
+	Median float64 `json:"median"`
+	Q1     float64 `json:"q1"`
+	Q3     float64 `json:"q3"`
+	N      int     `json:"n"`
+}
+
+// Summarize returns the median and quartiles of xs, interpolating between
+// order statistics (Hyndman and Fan's type 7, the default of R and NumPy).
+func Summarize(xs []float64) Stat {
+	if len(xs) == 0 {
+		return Stat{}
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	q := func(p float64) float64 {
+		h := p * float64(len(s)-1)
+		i := int(h)
+		if i+1 >= len(s) {
+			return s[i]
+		}
+		return s[i] + (h-float64(i))*(s[i+1]-s[i])
+	}
+	return Stat{Median: q(0.5), Q1: q(0.25), Q3: q(0.75), N: len(s)}
+}
+
+// IQRPct is the interquartile range as a percentage of the median.
+func (s Stat) IQRPct() float64 {
+	if s.Median == 0 {
+		return 0
+	}
+	return 100 * (s.Q3 - s.Q1) / s.Median
+}
+
+// Effort says how long to measure.
+type Effort struct {
+	Samples int           // samples per figure
+	Sample  time.Duration // target length of one sample
+}
+
+// Quick and Full are the efforts of calibrate --quick and of a full run.
+var (
+	Quick = Effort{Samples: 21, Sample: 2 * time.Millisecond}
+	Full  = Effort{Samples: 61, Sample: 10 * time.Millisecond}
+)
+
+// Measure returns the nanoseconds per iteration of job, per thread. It first
+// doubles the iteration count until a run lasts an eighth of a sample (which
+// also warms caches, branch predictors and the clock), sizes the sample from
+// that, and then takes e.Samples samples.
+func Measure(m Machine, job Job, e Effort) (Stat, []float64, error) {
+	iters := 16
+	var d time.Duration
+	for {
+		var err error
+		if d, err = m.Run(job, iters); err != nil {
+			return Stat{}, nil, err
+		}
+		if d >= e.Sample/8 || iters >= 1<<40 {
+			break
+		}
+		iters *= 2
+	}
+	if d > 0 {
+		iters = max(1, int(float64(iters)*float64(e.Sample)/float64(d)))
+	}
+	samples := make([]float64, 0, e.Samples)
+	for range e.Samples {
+		d, err := m.Run(job, iters)
+		if err != nil {
+			return Stat{}, nil, err
+		}
+		samples = append(samples, float64(d.Nanoseconds())/float64(iters))
+	}
+	return Summarize(samples), samples, nil
+}
+
+// Figure is one measured quantity.
+type Figure struct {
+	Name    string    `json:"name"` // e.g. "pingpong same_llc"
+	Job     Job       `json:"-"`
+	Bench   string    `json:"bench"` // the job, as text
+	Stat    Stat      `json:"ns_per_op"`
+	Samples []float64 `json:"samples_ns"`
+}
+
+// Plan lists the figures to measure on a topology, in a fixed order.
+func Plan(t Topology, m Machine) []Figure {
+	if len(t.CPUs) == 0 {
+		return nil
+	}
+	cpu0 := []int{t.CPUs[0].ID}
+	all := make([]int, len(t.CPUs))
+	for i, c := range t.CPUs {
+		all[i] = c.ID
+	}
+	var out []Figure
+	add := func(name string, j Job) {
+		if m.Supports(j.Kernel) {
+			out = append(out, Figure{Name: name, Job: j})
+		}
+	}
+	add("work10", Job{Kernel: Work, CPUs: cpu0, Work: 10})
+	add("work50", Job{Kernel: Work, CPUs: cpu0, Work: 50})
+	add("add", Job{Kernel: Add, CPUs: cpu0})
+	add("cas", Job{Kernel: CAS, CPUs: cpu0})
+	add("swap", Job{Kernel: Swap, CPUs: cpu0})
+	add("add-work10", Job{Kernel: Add, CPUs: cpu0, Work: 10})
+	add("add-work50", Job{Kernel: Add, CPUs: cpu0, Work: 50})
+	add("store-add", Job{Kernel: StoreAdd, CPUs: cpu0})
+	add("l1-load", Job{Kernel: Chase, CPUs: cpu0, Bytes: 16 << 10})
+	add("memory-load", Job{Kernel: Chase, CPUs: cpu0, Bytes: 64 << 20})
+	add("pause", Job{Kernel: Pause, CPUs: cpu0})
+	pairs := t.Pairs()
+	for c := SMTSibling; c <= OtherSocket; c++ {
+		if p, ok := pairs[c]; ok {
+			add("pingpong "+c.String(), Job{Kernel: PingPong, CPUs: p[:]})
+		}
+	}
+	if len(all) >= 2 {
+		add("wakeup", Job{Kernel: Wakeup, CPUs: all[:2]})
+	}
+	for n := 2; n <= len(all); n++ {
+		cpus := all[:n]
+		for _, w := range []int{0, 10, 50} {
+			add(fmt.Sprintf("shared-add%s x%d", workSuffix(w), n), Job{Kernel: SharedAdd, CPUs: cpus, Work: w})
+		}
+		add(fmt.Sprintf("false-share x%d", n), Job{Kernel: FalseShare, CPUs: cpus})
+		add(fmt.Sprintf("padded x%d", n), Job{Kernel: Padded, CPUs: cpus})
+	}
+	for _, k := range []Kernel{TicketLock, TASLock, MCSLock} {
+		for n := 1; n <= len(all); n++ {
+			add(fmt.Sprintf("%s x%d", k, n), Job{Kernel: k, CPUs: all[:n], Work: csUnits})
+		}
+	}
+	return out
+}
+
+// csUnits is the critical section of the lock loops, in units of work.
+const csUnits = 5
+
+func workSuffix(w int) string {
+	if w == 0 {
+		return ""
+	}
+	return fmt.Sprintf("-work%d", w)
+}
+
+// MeasureAll measures every figure of plan in order, reporting progress.
+func MeasureAll(m Machine, plan []Figure, e Effort, progress io.Writer) ([]Figure, error) {
+	out := slices.Clone(plan)
+	for i := range out {
+		f := &out[i]
+		if progress != nil {
+			fmt.Fprintf(progress, "calibrate: [%d/%d] %s %s\n", i+1, len(out), time.Now().Format("15:04:05.000"), f.Name)
+		}
+		st, samples, err := Measure(m, f.Job, e)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f.Name, err)
+		}
+		f.Bench, f.Stat, f.Samples = f.Job.String(), st, samples
+	}
+	return out, nil
+}

@@ -1,0 +1,234 @@
+package hostbench
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// figures finds measured figures by name.
+type figures []Figure
+
+func (fs figures) get(name string) (Figure, bool) {
+	for _, f := range fs {
+		if f.Name == name {
+			return f, true
+		}
+	}
+	return Figure{}, false
+}
+
+func (fs figures) median(name string) (float64, bool) {
+	f, ok := fs.get(name)
+	return f.Stat.Median, ok && f.Stat.N > 0
+}
+
+// Value is one profile value and how it was obtained.
+type Value struct {
+	V      float64 // ns for latencies
+	From   []string
+	How    string // how V follows from the figures
+	Fitted bool   // adjusted by contend fit so that simulating its loops gives them back
+}
+
+// unitNS is the cost of one unit of work: the per-unit time of the longer
+// work loop, whose loop overhead is spread thinnest.
+func unitNS(fs figures) (float64, bool) {
+	w, ok := fs.median("work50")
+	return w / 50, ok
+}
+
+// cyclesPerUnit is the latency of one unit of work in cycles: imul r64 (3)
+// then add (1), on every x86 core since the Pentium M.
+const cyclesPerUnit = 4
+
+// field is one key of the profile and how calibrate obtains it. A new
+// profile field is one more entry.
+type field struct {
+	key   string
+	kind  byte // 'd' a duration in ns, 'n' a number, 'i' an integer
+	from  []string
+	value func(fs figures, t Topology) (float64, string, bool)
+}
+
+// pingpongOf returns the figure name of the ping-pong between a pair class.
+func pingpongOf(c PairClass) string { return "pingpong " + c.String() }
+
+// transfer estimates a line transfer from a ping-pong round trip: each turn
+// is a read miss and an ownership upgrade, plus the CAS itself.
+func transfer(fs figures, c PairClass) (float64, string, bool) {
+	rt, ok := fs.median(pingpongOf(c))
+	at, _ := fs.median("add")
+	if !ok {
+		return 0, "", false
+	}
+	return math.Max((rt/2-at)/2, 0.1), fmt.Sprintf("(round trip/2 - atomic)/2 from %s", pingpongOf(c)), true
+}
+
+// classFor returns the measured pair class that stands for a profile
+// distance, nearest measured first when the host has no such pair.
+func classFor(fs figures, want ...PairClass) (PairClass, bool) {
+	for _, c := range want {
+		if _, ok := fs.get(pingpongOf(c)); ok {
+			return c, true
+		}
+	}
+	return 0, false
+}
+
+var fields = []field{
+	{"ghz", 'n', []string{"work50"}, func(fs figures, _ Topology) (float64, string, bool) {
+		u, ok := unitNS(fs)
+		return cyclesPerUnit / u, fmt.Sprintf("effective clock: a unit of work is %d cycles, and took %.3f ns", cyclesPerUnit, u), ok && u > 0
+	}},
+	{"sockets", 'i', nil, shape(0)},
+	{"cores_per_socket", 'i', nil, shape(1)},
+	{"threads_per_core", 'i', nil, shape(2)},
+	{"l1_hit", 'd', []string{"l1-load"}, direct("l1-load", 1, "a dependent load through 16 KiB")},
+	{"smt_sibling", 'd', nil, distance(SMTSibling, SameLLC, OtherLLC, OtherSocket)},
+	{"same_socket", 'd', nil, distance(SameLLC, OtherLLC, SMTSibling, OtherSocket)},
+	{"other_socket", 'd', nil, distance(OtherSocket, OtherLLC, SameLLC, SMTSibling)},
+	{"memory", 'd', []string{"memory-load"}, direct("memory-load", 1, "a dependent load through 64 MiB, TLB misses included")},
+	{"atomic", 'd', []string{"add"}, direct("add", 1, "LOCK XADD on an owned line, tight loop")},
+	{"atomic_overlap", 'n', []string{"add-work10", "work10", "add"}, overlap},
+	{"store_drain", 'd', []string{"store-add", "add", "l1-load"}, drain},
+	{"wakeup", 'd', []string{"wakeup"}, direct("wakeup", 0.5, "half a pipe round trip between threads blocked in read(2)")},
+	{"pause", 'd', []string{"pause"}, direct("pause", 1, "one PAUSE in a loop of them")},
+}
+
+func shape(i int) func(figures, Topology) (float64, string, bool) {
+	return func(_ figures, t Topology) (float64, string, bool) {
+		s, c, th := t.Shape()
+		return float64([]int{s, c, th}[i]), "from /sys/devices/system/cpu", true
+	}
+}
+
+func direct(name string, scale float64, how string) func(figures, Topology) (float64, string, bool) {
+	return func(fs figures, _ Topology) (float64, string, bool) {
+		v, ok := fs.median(name)
+		return v * scale, how, ok
+	}
+}
+
+// distance estimates the latency of a pair class from its ping-pong, or
+// from the nearest class measured when the host has no such pair.
+func distance(want ...PairClass) func(figures, Topology) (float64, string, bool) {
+	return func(fs figures, _ Topology) (float64, string, bool) {
+		c, ok := classFor(fs, want...)
+		if !ok {
+			return 0, "", false
+		}
+		v, how, ok := transfer(fs, c)
+		if c != want[0] {
+			how = fmt.Sprintf("not measured: this machine has no %s pair; %s", want[0], how)
+		}
+		return v, how, ok
+	}
+}
+
+// overlap is the fraction of the atomic that the work after it hides.
+func overlap(fs figures, _ Topology) (float64, string, bool) {
+	both, ok1 := fs.median("add-work10")
+	work, ok2 := fs.median("work10")
+	at, ok3 := fs.median("add")
+	if !(ok1 && ok2 && ok3) || at <= 0 {
+		return 0, "", false
+	}
+	return min(max(1-(both-work)/at, 0), 1), "1 - (add-work10 - work10)/add", true
+}
+
+// drain is what the atomic after a store waits for: the store itself (an L1
+// hit) and then the drain of the store buffer.
+func drain(fs figures, _ Topology) (float64, string, bool) {
+	both, ok1 := fs.median("store-add")
+	at, ok2 := fs.median("add")
+	hit, ok3 := fs.median("l1-load")
+	return math.Max(both-at-hit, 0), "store-add - add - l1_hit", ok1 && ok2 && ok3
+}
+
+// Estimate derives every profile value it can from the figures.
+func Estimate(figs []Figure, t Topology) map[string]Value {
+	out := map[string]Value{}
+	for _, f := range fields {
+		v, how, ok := f.value(figs, t)
+		if !ok {
+			continue
+		}
+		from := f.from
+		if f.key == "smt_sibling" || f.key == "same_socket" || f.key == "other_socket" {
+			from = nil
+			for c := SMTSibling; c <= OtherSocket; c++ {
+				if strings.Contains(how, pingpongOf(c)) {
+					from = []string{pingpongOf(c)}
+				}
+			}
+		}
+		out[f.key] = Value{V: v, From: from, How: how}
+	}
+	return out
+}
+
+// ProfileTOML writes the profile named name: a header with the provenance,
+// then every value the loader accepts (keys) with a comment giving the
+// median, spread, sample count and loop of each figure it came from. Values
+// the loader does not know yet are written as comments.
+func ProfileTOML(name string, vals map[string]Value, figs []Figure, prov Provenance, keys []string) string {
+	var b strings.Builder
+	b.WriteString("# Hardware profile measured by contend calibrate: load it with --profile.\n")
+	for _, l := range prov.lines() {
+		fmt.Fprintf(&b, "# %s\n", l)
+	}
+	fmt.Fprintf(&b, "\n[profile.%s]\n", name)
+	fmt.Fprintf(&b, "description = %q\n", strings.TrimSpace(prov.CPU+" measured by contend calibrate"))
+	fmt.Fprintf(&b, "source = %q\n", "contend calibrate "+prov.Date.Format("2006-01-02")+": medians of timed loops (package hostbench); fitted values reproduce their loops in scenario host-microbench")
+	for _, f := range fields {
+		v, ok := vals[f.key]
+		if !ok {
+			continue
+		}
+		line := f.key + " = " + format(f.kind, v.V)
+		if !slices.Contains(keys, f.key) {
+			line = "# " + line + "  (not yet a profile field)"
+		}
+		fmt.Fprintf(&b, "%s\n", line)
+		for _, c := range v.comments(figs) {
+			fmt.Fprintf(&b, "  # %s\n", c)
+		}
+	}
+	return b.String()
+}
+
+func format(kind byte, v float64) string {
+	switch kind {
+	case 'd':
+		return strconv.Quote(strconv.FormatFloat(v, 'f', 3, 64) + "ns")
+	case 'i':
+		return strconv.Itoa(int(v))
+	}
+	return strconv.FormatFloat(v, 'f', 4, 64)
+}
+
+func (v Value) comments(figs figures) []string {
+	var out []string
+	if v.How != "" {
+		out = append(out, v.How)
+	}
+	if v.Fitted {
+		out = append(out, "fitted (contend fit) so that scenario host-microbench gives its calibrate figures back")
+	}
+	for _, name := range v.From {
+		if f, ok := figs.get(name); ok {
+			out = append(out, describe(f))
+		}
+	}
+	return out
+}
+
+// describe gives a figure's median, spread and sample count.
+func describe(f Figure) string {
+	s := f.Stat
+	return fmt.Sprintf("%s: median %.3f ns/op, IQR %.3f-%.3f (%.1f%%), %d samples [%s]",
+		f.Name, s.Median, s.Q1, s.Q3, s.IQRPct(), s.N, f.Bench)
+}

@@ -1,0 +1,93 @@
+package hostbench
+
+import (
+	"fmt"
+	"io/fs"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"time"
+)
+
+// Provenance says where and when a profile was measured.
+type Provenance struct {
+	CPU        string // model name from /proc/cpuinfo
+	MHz        string // the clock /proc/cpuinfo reports (nominal in a guest)
+	Kernel     string
+	Hypervisor string // "" on bare metal
+	Date       time.Time
+	Tool       string // contend's module version and VCS revision
+	Go         string
+	Load       string // /proc/loadavg when measuring started: other work on the CPUs
+	Effort     string // quick or full, samples per figure
+}
+
+// ReadProvenance reads provenance from fsys, a view of the root file system.
+func ReadProvenance(fsys fs.FS, now time.Time) Provenance {
+	p := Provenance{Date: now.UTC(), Go: runtime.Version(), Tool: toolVersion()}
+	info, _ := fs.ReadFile(fsys, "proc/cpuinfo")
+	for _, l := range strings.Split(string(info), "\n") {
+		k, v, ok := strings.Cut(l, ":")
+		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		switch {
+		case !ok:
+		case k == "model name" && p.CPU == "":
+			p.CPU = v
+		case k == "cpu MHz" && p.MHz == "":
+			p.MHz = v
+		case k == "flags" && p.Hypervisor == "" && strings.Contains(" "+v+" ", " hypervisor "):
+			p.Hypervisor = "yes (cpuid hypervisor flag)"
+		}
+	}
+	if vendor := firstLine(fsys, "sys/class/dmi/id/sys_vendor"); vendor != "" && p.Hypervisor != "" {
+		p.Hypervisor = vendor + " " + firstLine(fsys, "sys/class/dmi/id/product_name")
+	}
+	if t := firstLine(fsys, "sys/hypervisor/type"); t != "" {
+		p.Hypervisor = t
+	}
+	p.Kernel = firstLine(fsys, "proc/sys/kernel/osrelease")
+	p.Load = firstLine(fsys, "proc/loadavg")
+	return p
+}
+
+func firstLine(fsys fs.FS, name string) string {
+	b, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		return ""
+	}
+	l, _, _ := strings.Cut(string(b), "\n")
+	return strings.TrimSpace(l)
+}
+
+func toolVersion() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "contend (unknown build)"
+	}
+	v := "contend " + bi.Main.Version
+	for _, s := range bi.Settings {
+		if s.Key == "vcs.revision" {
+			v += " " + s.Value
+		}
+	}
+	return v
+}
+
+// lines returns the provenance as comment lines for a profile file.
+func (p Provenance) lines() []string {
+	or := func(s, none string) string {
+		if s == "" {
+			return none
+		}
+		return s
+	}
+	return []string{
+		fmt.Sprintf("cpu: %s (%s MHz reported by /proc/cpuinfo)", or(p.CPU, "unknown"), or(p.MHz, "?")),
+		"kernel: " + or(p.Kernel, "unknown"),
+		"hypervisor: " + or(p.Hypervisor, "none detected"),
+		"date: " + p.Date.Format(time.RFC3339),
+		"tool: " + p.Tool + ", " + p.Go,
+		"load average when measuring started: " + or(p.Load, "unknown"),
+		"effort: " + p.Effort,
+	}
+}
