@@ -2,6 +2,8 @@ package hostbench
 
 import (
 	"fmt"
+	"maps"
+	"math"
 	"slices"
 	"strings"
 	"testing/fstest"
@@ -60,17 +62,22 @@ func refOf(f Figure, pair PairClass, pairField string) (ref, bool) {
 	return r, true
 }
 
-// simulatedPair is the pair class of CPUs 0 and 1 in the model of a machine
-// of that shape, with the profile field it costs, and the measured class
-// that stands for it.
+// simulatedPair is the measured pair class that stands for CPUs 0 and 1 of
+// the model of a machine of t's shape (physical cores 0 and 1), with the
+// profile field their ping-pong sets.
 func simulatedPair(figs figures, t Topology) (PairClass, string, bool) {
 	_, cores, _ := t.Shape()
-	if cores >= 2 {
-		c, ok := classFor(figs, SameLLC, OtherLLC)
-		return c, "same_socket", ok
+	perLLC, known := t.CoresPerLLC()
+	switch {
+	case cores < 2:
+		c, ok := classFor(figs, OtherSocket)
+		return c, "other_socket", ok
+	case known && perLLC == 1:
+		c, ok := classFor(figs, OtherLLC)
+		return c, "other_llc", ok
 	}
-	c, ok := classFor(figs, OtherSocket)
-	return c, "other_socket", ok
+	c, ok := classFor(figs, SameLLC, OtherLLC)
+	return c, "same_socket", ok
 }
 
 // Series makes the measured figures the reference points of a series of
@@ -127,7 +134,7 @@ func Calibrate(figs []Figure, t Topology, prov Provenance, run func(*scenarios.S
 	}
 	c.Series = Series(figs, t)
 	s.Series = []*scenarios.Series{c.Series}
-	best, _, err := s.Fit(c.Series, s.Run.Seed, run(s))
+	best, err := solve(s, c.Series, run(s))
 	if err != nil {
 		return nil, fmt.Errorf("fitting the profile to the calibrate figures: %w", err)
 	}
@@ -142,6 +149,103 @@ func Calibrate(figs []Figure, t Topology, prov Provenance, run func(*scenarios.S
 	}
 	c.Rows, err = s.Predict(c.Series, s.Run.Seed, nil, run(s))
 	return c, err
+}
+
+// solve sets each free value so that simulating its own calibrate figure
+// gives the measurement back: bisection within the value's bounds, one value
+// after another, the whole round repeated because values interact (the
+// atomic is part of every loop). A figure the model cannot reach leaves its
+// value at a bound and its error in the check, instead of spreading it over
+// the other values as a least-squares fit would.
+func solve(s *scenarios.Scenario, se *scenarios.Series, run scenarios.Runner) (map[string]float64, error) {
+	vals, err := s.Current(se)
+	if err != nil {
+		return nil, err
+	}
+	start := maps.Clone(vals)
+	for range 2 {
+		for i, free := range se.Free {
+			one := *se
+			one.Refs = []scenarios.Reference{calibrateRef(se, i)}
+			lo, hi := near(free, start[free])
+			errAt := func(x float64) (float64, error) {
+				over := maps.Clone(vals)
+				over[free] = x
+				rows, err := s.Predict(&one, s.Run.Seed, over, run)
+				if err != nil {
+					return 0, err
+				}
+				return rows[0].ErrorPct, nil
+			}
+			x, err := bisect(errAt, lo, hi)
+			if err != nil {
+				return nil, err
+			}
+			vals[free] = x
+		}
+	}
+	return vals, nil
+}
+
+// near bounds the search for a value around its direct estimate: a
+// fraction stays in [0, 1]; a latency within a factor of 4 of the estimate
+// (and at least 0.1 ns wide), which also keeps the simulated loops from
+// running billions of operations.
+func near(free string, v float64) (lo, hi float64) {
+	if free == "profile.atomic_overlap" {
+		return 0, 1
+	}
+	return v / 4, max(4*v, 0.1)
+}
+
+// calibrateRef returns the calibrate reference of se's i-th free value
+// (Series lists them in the same order).
+func calibrateRef(se *scenarios.Series, i int) scenarios.Reference {
+	n := 0
+	for _, r := range se.Refs {
+		if r.Role == "calibrate" {
+			if n == i {
+				return r
+			}
+			n++
+		}
+	}
+	panic("hostbench: a free value without its calibrate reference")
+}
+
+// bisect finds where f, monotone on [lo, hi], crosses zero, or the bound
+// where |f| is smallest when it does not.
+func bisect(f func(float64) (float64, error), lo, hi float64) (float64, error) {
+	flo, err := f(lo)
+	if err != nil {
+		return 0, err
+	}
+	fhi, err := f(hi)
+	if err != nil {
+		return 0, err
+	}
+	if (flo > 0) == (fhi > 0) {
+		if math.Abs(flo) < math.Abs(fhi) {
+			return lo, nil
+		}
+		return hi, nil
+	}
+	for range 40 {
+		mid := (lo + hi) / 2
+		fm, err := f(mid)
+		if err != nil {
+			return 0, err
+		}
+		if (fm > 0) == (flo > 0) {
+			lo, flo = mid, fm
+		} else {
+			hi = mid
+		}
+		if hi-lo <= 1e-3*math.Max(math.Abs(hi), 1e-2) {
+			break
+		}
+	}
+	return (lo + hi) / 2, nil
 }
 
 // use writes the profile file and loads it back into s, so the check runs

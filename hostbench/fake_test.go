@@ -12,7 +12,7 @@ import (
 // process took the CPU) and a slow first run (cold caches).
 type fakeMachine struct {
 	topo                                        Topology
-	unit, atomic, overlap, drain, l1, mem, xfer float64 // ns, except overlap
+	unit, atomic, overlap, drain, l1, mem, xfer float64 // ns, except overlap; xfer is a one-way ping-pong
 	noise                                       float64 // relative
 	outliers                                    float64 // fraction of disturbed samples
 	rng                                         *rand.Rand
@@ -43,14 +43,14 @@ func (m *fakeMachine) cost(j Job) float64 {
 		}
 		return m.mem
 	case PingPong:
-		return 2 * (2*m.xfer + m.atomic)
+		return 2 * m.xfer
 	case Pause:
 		return 10
 	case Wakeup:
 		return 40e3
 	}
 	// Contended loops: every operation moves the line.
-	return float64(len(j.CPUs)) * (m.xfer + m.atomic + work)
+	return float64(len(j.CPUs)) * (m.xfer + work)
 }
 
 func (m *fakeMachine) Run(j Job, iters int) (time.Duration, error) {

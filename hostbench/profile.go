@@ -56,15 +56,12 @@ type field struct {
 // pingpongOf returns the figure name of the ping-pong between a pair class.
 func pingpongOf(c PairClass) string { return "pingpong " + c.String() }
 
-// transfer estimates a line transfer from a ping-pong round trip: each turn
-// is a read miss and an ownership upgrade, plus the CAS itself.
-func transfer(fs figures, c PairClass) (float64, string, bool) {
+// oneWay is a profile distance: the one-way CAS ping-pong time between two
+// CPUs of a class (the line's transfer and the atomic that wanted it), half
+// of the round trip a thread of the loop waits for its turn.
+func oneWay(fs figures, c PairClass) (float64, string, bool) {
 	rt, ok := fs.median(pingpongOf(c))
-	at, _ := fs.median("add")
-	if !ok {
-		return 0, "", false
-	}
-	return math.Max((rt/2-at)/2, 0.1), fmt.Sprintf("(round trip/2 - atomic)/2 from %s", pingpongOf(c)), true
+	return rt / 2, fmt.Sprintf("one-way: half the round trip of %s", pingpongOf(c)), ok
 }
 
 // classFor returns the measured pair class that stands for a profile
@@ -86,9 +83,11 @@ var fields = []field{
 	{"sockets", 'i', nil, shape(0)},
 	{"cores_per_socket", 'i', nil, shape(1)},
 	{"threads_per_core", 'i', nil, shape(2)},
+	{"cores_per_llc", 'i', nil, coresPerLLC},
 	{"l1_hit", 'd', []string{"l1-load"}, direct("l1-load", 1, "a dependent load through 16 KiB")},
 	{"smt_sibling", 'd', nil, distance(SMTSibling, SameLLC, OtherLLC, OtherSocket)},
 	{"same_socket", 'd', nil, distance(SameLLC, OtherLLC, SMTSibling, OtherSocket)},
+	{"other_llc", 'd', nil, distance(OtherLLC, SameLLC, OtherSocket, SMTSibling)},
 	{"other_socket", 'd', nil, distance(OtherSocket, OtherLLC, SameLLC, SMTSibling)},
 	{"memory", 'd', []string{"memory-load"}, direct("memory-load", 1, "a dependent load through 64 MiB, TLB misses included")},
 	{"atomic", 'd', []string{"add"}, direct("add", 1, "LOCK XADD on an owned line, tight loop")},
@@ -103,6 +102,14 @@ func shape(i int) func(figures, Topology) (float64, string, bool) {
 		s, c, th := t.Shape()
 		return float64([]int{s, c, th}[i]), "from /sys/devices/system/cpu", true
 	}
+}
+
+// coresPerLLC is given only when /sys names last-level caches smaller than
+// a socket: the profile's 0 means the whole socket.
+func coresPerLLC(_ figures, t Topology) (float64, string, bool) {
+	n, known := t.CoresPerLLC()
+	_, cores, _ := t.Shape()
+	return float64(n), "from cache/index*/shared_cpu_list in /sys", known && n < cores
 }
 
 func direct(name string, scale float64, how string) func(figures, Topology) (float64, string, bool) {
@@ -120,7 +127,7 @@ func distance(want ...PairClass) func(figures, Topology) (float64, string, bool)
 		if !ok {
 			return 0, "", false
 		}
-		v, how, ok := transfer(fs, c)
+		v, how, ok := oneWay(fs, c)
 		if c != want[0] {
 			how = fmt.Sprintf("not measured: this machine has no %s pair; %s", want[0], how)
 		}

@@ -83,6 +83,22 @@ func (t Topology) Shape() (sockets, coresPerSocket, threadsPerCore int) {
 	return len(perSocket), coresPerSocket, threadsPerCore
 }
 
+// CoresPerLLC returns how many physical cores share the first CPU's
+// last-level cache, and whether /sys said.
+func (t Topology) CoresPerLLC() (int, bool) {
+	first := t.CPUs[0]
+	if first.LLC < 0 {
+		return 0, false
+	}
+	cores := map[int]bool{}
+	for _, c := range t.CPUs {
+		if c.Socket == first.Socket && c.LLC == first.LLC {
+			cores[c.Core] = true
+		}
+	}
+	return len(cores), true
+}
+
 // ReadTopology reads the online CPUs from fsys, a view of
 // /sys/devices/system/cpu.
 func ReadTopology(fsys fs.FS) (Topology, error) {

@@ -59,6 +59,26 @@ func (s *Scenario) Current(se *Series) (map[string]float64, error) {
 	return out, nil
 }
 
+// Bounds returns the range a free parameter of se may take: an overlap is a
+// fraction in [0, 1]; a latency is positive and below the profile's memory
+// latency (a cache line never costs more than DRAM; memory itself is
+// bounded at 1 µs); a param is positive and at most 100 times its value as
+// written (or 1 µs).
+func (s *Scenario) Bounds(se *Series, free string) (lo, hi float64) {
+	pr := s.Profiles[se.Profile]
+	field, isProfile := strings.CutPrefix(free, "profile.")
+	switch {
+	case free == "profile.atomic_overlap":
+		return 0, 1
+	case isProfile && field == "memory":
+		return 1e-3, 1000
+	case isProfile:
+		return 1e-3, math.Max(pr.Memory.Nanoseconds(), 1e-3)
+	}
+	cur, _ := s.Current(&Series{Profile: se.Profile, Params: se.Params, Free: []string{free}})
+	return 1e-3, math.Max(100*cur[free], 1000)
+}
+
 // Fit adjusts se's free parameters to its calibrate points (least squares on
 // relative error, Nelder-Mead) and returns the fitted values and the rows at
 // them. Validation points play no part.
