@@ -29,6 +29,7 @@ var supported = map[string][]string{
 	"dst-use":           {"scaling", "breakdown", "heatmap"},
 	"flower-insert":     {"breakdown", "timeline", "insertion"},
 	"flower-under-load": {"breakdown", "timeline", "insertion"},
+	"host-microbench":   {}, // no series until contend calibrate measures one
 	"ingress":           {"scaling", "breakdown", "heatmap"},
 }
 
