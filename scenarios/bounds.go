@@ -32,6 +32,9 @@ const (
 	MinRate = 1e-4
 	// MaxCount bounds counts: operations in a batch, items, sweep values.
 	MaxCount = 1_000_000_000
+	// MaxAxisValues bounds the values of a sweep axis, the points of a
+	// series and its references: the points one command simulates.
+	MaxAxisValues = 1000
 	// DefaultMaxEvents is the number of simulated events one point may take
 	// unless [run] max_events (or the command's --max-events) says otherwise:
 	// a runaway run becomes an error that says so.

@@ -432,7 +432,7 @@ func (c *checker) kernel(k *kernelRaw) {
 			kern.Expedited = *k.Expedited
 		}
 		if k.IPI != "" {
-			kern.IPI = c.dur("kernel.ipi", []string{"[kernel]", keyNeedle("ipi")}, k.IPI, false, MaxStepTime).Time(c.ghz)
+			kern.IPI = c.dur("kernel.ipi", []string{"[kernel]", keyNeedle("ipi")}, k.IPI, false, MaxStepTime).Time(1)
 		}
 	}
 	a := []string{"[kernel]"}
@@ -699,6 +699,9 @@ func (c *checker) axis(field string, anchors []string, name string, values []flo
 	if len(values) == 0 {
 		c.fail(field, anchors, "no values; list the points to sweep, e.g. [1, 2, 4]")
 	}
+	if len(values) > MaxAxisValues {
+		c.fail(field, anchors, "%d values; an axis has at most %d (MaxAxisValues): sweep fewer points", len(values), MaxAxisValues)
+	}
 	for _, v := range values {
 		if msg := axisValueError(name, v, c.s.Params); msg != "" {
 			c.fail(field, anchors, "%s", msg)
@@ -747,6 +750,9 @@ func (c *checker) series(i int, sr *seriesRaw, variants map[string]bool) {
 		if !c.knownFree(f) {
 			c.fail("series.free", append(a, quote(f)), "%q is not a parameter that can be fitted; use params.<name> or profile.<latency field>", f)
 		}
+	}
+	if len(sr.Reference) > MaxAxisValues {
+		c.fail("series.reference", a, "%d reference points; a series has at most %d (MaxAxisValues): split it", len(sr.Reference), MaxAxisValues)
 	}
 	ncal := 0
 	for j, r := range sr.Reference {
