@@ -3,6 +3,7 @@ package scenarios
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"contend/cacheline"
@@ -53,7 +54,23 @@ type builder struct {
 	mutex  map[string]*models.Mutex
 	balls  map[string]*models.PingPong // pingpong steps, one ball per line
 	err    error                       // the first step that cannot run as set (a param set to 0)
-	scan   sim.Time                    // the largest cost per item of a scan step
+	items  int64                       // the most items a scan may walk
+	v      *Variant
+	at     []frame // where compile is in v, for errors
+}
+
+// program compiles variant v.
+func (b *builder) program(v *Variant) *cpu.Program {
+	b.v = v
+	return &cpu.Program{Name: "variant " + v.Name, Steps: b.compile(v.Steps, 0, "")}
+}
+
+// fail records the first step that cannot run as set, placed where compile
+// is.
+func (b *builder) fail(format string, args ...any) {
+	if b.err == nil {
+		b.err = b.s.stepError(b.v, slices.Clone(b.at), fmt.Sprintf(format, args...))
+	}
 }
 
 // Simulate runs one point.
@@ -67,7 +84,7 @@ func (s *Scenario) Simulate(p Point) (*models.Result, error) {
 		err = fmt.Errorf("%w; raise [run] max_events (or --max-events) if the run is meant to be that long, or shorten [run] duration", err)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: variant %s, %s=%v: %w", s.Name, p.Variant, p.Axis, p.X, err)
+		return nil, fmt.Errorf("%s: variant %s, %s=%v: %w", s.Name, p.Variant, p.Axis, p.X, s.Locate(err))
 	}
 	return res, nil
 }
@@ -173,7 +190,7 @@ func (s *Scenario) Build(p Point) (*models.World, models.RunSpec, error) {
 		return nil, spec, err
 	}
 	w.Items = wl.InitialItems
-	b := &builder{s: s, w: w, params: params, ghz: prof.GHz, lines: map[string]*cacheline.Line{},
+	b := &builder{s: s, w: w, params: params, ghz: prof.GHz, items: wl.InitialItems + wl.BatchOps, lines: map[string]*cacheline.Line{},
 		spin: map[string]*models.Spinlock{}, rw: map[string]*models.RWLock{}, mutex: map[string]*models.Mutex{}}
 	if err := b.declare(); err != nil {
 		return nil, spec, err
@@ -182,7 +199,7 @@ func (s *Scenario) Build(p Point) (*models.World, models.RunSpec, error) {
 	if v == nil {
 		return nil, spec, fmt.Errorf("%s: no variant %q; the variants are %s", s.Name, p.Variant, strings.Join(s.VariantNames(), ", "))
 	}
-	prog := &cpu.Program{Name: "variant " + v.Name, Steps: b.compile(v.Steps, 0)}
+	prog := b.program(v)
 	spec.Warmup = s.Run.Warmup.Time(prof.GHz)
 	spec.Duration = s.Run.Duration.Time(prof.GHz)
 	spec.Limit = s.Run.Limit.Time(prof.GHz)
@@ -217,7 +234,7 @@ func (s *Scenario) Build(p Point) (*models.World, models.RunSpec, error) {
 		if fv == nil {
 			return nil, spec, fmt.Errorf("%s: workload variant %q is not a variant", s.Name, fixed)
 		}
-		other := &cpu.Program{Name: "variant " + fv.Name, Steps: b.compile(fv.Steps, 0)}
+		other := b.program(fv)
 		if wl.FloodVariant != "" {
 			floodProg = other
 		} else {
@@ -227,9 +244,6 @@ func (s *Scenario) Build(p Point) (*models.World, models.RunSpec, error) {
 		f.Program = floodProg
 		spec.Flood = f
 		spec.Batch = &models.Batch{CPU: batchCPU, Program: batchProg, Ops: wl.BatchOps}
-	}
-	if b.err == nil && b.scan > 0 && float64(b.scan)*float64(wl.InitialItems+wl.BatchOps) > float64(MaxStepTime) {
-		b.err = fmt.Errorf("%s: a scan of %v per item over %d items takes longer than %v; fewer items or a cheaper scan", s.Name, b.scan, wl.InitialItems+wl.BatchOps, MaxStepTime)
 	}
 	if b.err != nil {
 		return nil, spec, b.err
@@ -290,8 +304,8 @@ func (b *builder) time(s string) sim.Time {
 		d = b.params[s].Dur
 	}
 	t, ok := timeAt(d, b.ghz, MaxStepTime)
-	if !ok && b.err == nil {
-		b.err = fmt.Errorf("%s: %q is %s at this point; a step takes from 0 to %v", b.s.Name, s, describeTime(d, b.ghz), MaxStepTime)
+	if !ok {
+		b.fail("%q is %s at this point; a step takes from 0 to %v", s, describeTime(d, b.ghz), MaxStepTime)
 	}
 	return t
 }
@@ -313,11 +327,12 @@ func (b *builder) label(st *stepRaw, def string) cpu.Label { return b.w.M.Label(
 
 // compile turns checked steps into cpu steps; blocks are inlined and a
 // once_per_jiffy gate is followed by the steps it guards.
-func (b *builder) compile(steps []stepRaw, depth int) []cpu.Step {
+func (b *builder) compile(steps []stepRaw, depth int, block string) []cpu.Step {
 	var out []cpu.Step
 	w := b.w
 	for i := range steps {
 		st := &steps[i]
+		b.at = append(b.at[:depth], frame{block: block, steps: steps, index: i})
 		switch opOf(st)[0] {
 		case "compute":
 			out = append(out, &cpu.ComputeStep{Label: b.label(st, "compute"), D: b.time(st.Compute)})
@@ -357,17 +372,19 @@ func (b *builder) compile(steps []stepRaw, depth int) []cpu.Step {
 			out = append(out, &models.CallRCU{W: w, Bytes: *st.QueueRCUWork, Work: true})
 		case "sleep":
 			d := b.time(st.Sleep)
-			if d <= 0 && b.err == nil {
+			if d <= 0 {
 				// A sleep that wakes at once is a loop that never advances time.
-				b.err = fmt.Errorf("%s: sleep %q is 0 at this point; a sleep needs a duration longer than 0", b.s.Name, st.Sleep)
+				b.fail("sleep %q is 0 at this point; a sleep needs a duration longer than 0", st.Sleep)
 			}
 			out = append(out, &models.SleepStep{W: w, D: d, Label: b.label(st, "schedule_timeout")})
 		case "scan":
 			per := b.time(st.Scan)
-			b.scan = max(b.scan, per)
+			if float64(per)*float64(b.items) > float64(MaxStepTime) {
+				b.fail("a scan of %v per item over %d items takes longer than %v; fewer items or a cheaper scan", per, b.items, MaxStepTime)
+			}
 			out = append(out, &models.ScanStep{W: w, PerItem: per, Label: b.label(st, "scan")})
 		case "once_per_jiffy":
-			body := b.compile(st.Steps, depth+1)
+			body := b.compile(st.Steps, depth+1, "")
 			var line *cacheline.Line
 			if st.OncePerJiffy != "percpu" {
 				line = b.lines[st.OncePerJiffy]
@@ -375,7 +392,7 @@ func (b *builder) compile(steps []stepRaw, depth int) []cpu.Step {
 			out = append(out, w.NewJiffyGate(line, b.label(st, "jiffies"), len(body)))
 			out = append(out, body...)
 		case "block":
-			out = append(out, b.compile(b.s.Blocks[st.Block], depth+1)...)
+			out = append(out, b.compile(b.s.Blocks[st.Block], depth+1, st.Block)...)
 		}
 	}
 	return out

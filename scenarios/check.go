@@ -100,6 +100,7 @@ func check(raw *fileRaw, loc *locator) (*Scenario, error) {
 		back()
 	}
 	sizes := c.blockSizes(raw.Block)
+	s.loc, s.origin, s.blockSizes = loc, raw.origin, sizes
 	seen := map[string]bool{}
 	var headers []string // one "[[variant]]" per variant so far: the way to the next
 	for _, v := range raw.Variant {

@@ -31,6 +31,13 @@ type Scenario struct {
 	Run         RunConfig
 	Sweep       []Axis
 	Series      []*Series
+
+	// Where the scenario was written, to place errors found later (see
+	// Locate): its own file, the includes that defined blocks, and the
+	// size of each block inlined.
+	loc        *locator
+	origin     map[string]*locator
+	blockSizes map[string]int
 }
 
 // Profile is a hardware profile with the source of its numbers.

@@ -347,7 +347,7 @@ func TestOverflowRefused(t *testing.T) {
 		{name: "step longer than the clock", eds: []ed{{30, `rx = [ { compute = "work" } ]`, `rx = [ { compute = "1e6s" } ]`}},
 			want: []string{"{f}:30:", "block.rx.steps[0].compute", "at most 10000s"}},
 		{name: "scan over too many items", eds: []ed{{30, `rx = [ { compute = "work" } ]`, `rx = [ { scan = "1000s" } ]`}, {45, "initial_items = 0", "initial_items = 1000"}},
-			want: []string{"a scan of 1000s per item over 1001 items takes longer than 10000s"}},
+			want: []string{"{f}:30:10: block.rx.steps[0]: a scan of 1000s per item over 1001 items takes longer than 10000s", "(variant locked step 1 → block rx step 1)"}},
 	} {
 		c.args, c.code = []string{"sweep", "{f}"}, 1
 		t.Run(c.name, c.run)
@@ -429,5 +429,32 @@ func TestProgressLines(t *testing.T) {
 	want := "contend run: 5/10 points simulated (5s)\ncontend run: 10/10 points simulated (10s)\n"
 	if out.String() != want {
 		t.Errorf("progress printed %q; want %q", out.String(), want)
+	}
+}
+
+// Errors found while simulating gave no file:line, and numbered the step
+// after blocks were inlined: now they point at the step as written, and say
+// how the variant reaches it.
+func TestModelErrorsPlaced(t *testing.T) {
+	common := "# shared\n[block]\nbad = [ { compute = \"1ns\" }, { compute = \"1ns\" }, { mutex_unlock = \"m\" } ]\n"
+	for _, c := range []class{
+		{name: "unlock not held, in a block", eds: []ed{{30, `rx = [ { compute = "work" } ]`, `rx = [ { compute = "work" }, { unlock = "qlock" } ]`}},
+			want: []string{"{f}:30:32: block.rx.steps[1]: ", "spin_unlock(qlock) by a CPU that does not hold it", "(variant locked step 1 → block rx step 2)"}},
+		{name: "deadlock, the second of two equal steps", eds: []ed{{36, `  { lock = "qlock" },`, `  { lock = "qlock" }, { lock = "qlock" },`}},
+			want: []string{"{f}:36:25: variant.locked.steps[2]: ", "deadlock: spin_lock(qlock)", "(variant locked step 3)"}},
+		{name: "sleep under a spinlock", eds: []ed{{37, `  { store = "stats" },`, `  { sleep = "1us" },`}},
+			want: []string{"{f}:37:5: variant.locked.steps[2]: ", "sleeps while holding a spinlock", "(variant locked step 3)"}},
+		{name: "in a gate's body", eds: []ed{{37, `  { store = "stats" },`, `  { once_per_jiffy = "percpu", steps = [ { store = "stats" }, { unlock = "stats" } ] },`}, {38, `  { unlock = "qlock" },`, ""}},
+			want: []string{"{f}:37:", "variant.locked.steps[2].steps[1]"}},
+		{name: "in an included block", eds: []ed{{1, `name = "t"`, "name = \"t\"\ninclude = [\"common.toml\"]"}, {27, `kind = "ticket"`, "kind = \"ticket\"\n\n[[lock]]\nname = \"m\"\nkind = \"mutex\""},
+			{35, `  { block = "rx" },`, `  { block = "rx" }, { block = "bad" },`}},
+			files: map[string]string{"common.toml": common},
+			want:  []string{"{dir}/common.toml:3:53: block.bad.steps[2]: ", "mutex_unlock(m) by a task that does not hold it", "(variant locked step 2 → block bad step 3)"}},
+	} {
+		for _, cmd := range [][]string{{"run", "{f}"}, {"explain", "{f}", "--variant", "locked"}} {
+			c := c
+			c.name, c.args, c.code = c.name+"/"+cmd[0], cmd, 1
+			t.Run(c.name, c.run)
+		}
 	}
 }

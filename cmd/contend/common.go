@@ -196,9 +196,14 @@ func loadFile[T any](arg string, loader func(fs.FS, string) (T, error)) (T, erro
 	s, err := loader(os.DirFS("/"), strings.TrimPrefix(filepath.ToSlash(abs), "/"))
 	// Errors name files from the root; the user needs them as seen from
 	// the path they gave.
+	rename := func(file string) string { return userPath(arg, abs, "/"+file) }
 	var se *scenarios.Error
 	if errors.As(err, &se) {
-		se.File = userPath(arg, abs, "/"+se.File)
+		se.File = rename(se.File)
+	}
+	// A scenario places errors it finds later (a model error) the same way.
+	if r, ok := any(s).(interface{ RenameFiles(func(string) string) }); ok && err == nil {
+		r.RenameFiles(rename)
 	}
 	return s, err
 }

@@ -57,7 +57,7 @@ func cmdExplain(args []string, stdout, stderr io.Writer) error {
 	}
 	res, err := w.Run(spec)
 	if err != nil {
-		return err
+		return s.Locate(err)
 	}
 	var buf bytes.Buffer
 	if o.format == "json" {
