@@ -73,6 +73,11 @@ type Core struct {
 		label Label
 		state State
 	}
+	// A core running steps that touch nothing shared (compute, per-cpu
+	// lines) runs them back to back ahead of the engine's clock, at local,
+	// instead of one event each.
+	ahead    bool
+	local    sim.Time
 	lastFire sim.Time // time of the latest Fire, and how many Fires it has had
 	stuck    int
 	shadow   sim.Time // atomic latency that the next compute step can overlap
@@ -88,7 +93,12 @@ type Core struct {
 }
 
 // Now returns the current simulated time.
-func (c *Core) Now() sim.Time { return c.M.Eng.Now() }
+func (c *Core) Now() sim.Time {
+	if c.ahead {
+		return c.local
+	}
+	return c.M.Eng.Now()
+}
 
 // Program returns the program the core runs.
 func (c *Core) Program() *Program { return c.prog }
@@ -153,12 +163,20 @@ func (c *Core) Fire(now sim.Time) {
 			}
 		}
 		out, at := c.prog.Steps[c.pc].Exec(c)
-		switch out {
-		case Next:
-			if at == now {
+		if out == Next {
+			if at == now && !c.ahead {
 				c.pc++
 				continue
 			}
+			if c.runsAhead(at) {
+				c.pc++
+				c.ahead, c.local = true, at
+				continue
+			}
+		}
+		c.ahead = false
+		switch out {
+		case Next:
 			c.advance = true
 			c.M.Eng.Schedule(&c.ev, at)
 		case Again:
@@ -167,6 +185,19 @@ func (c *Core) Fire(now sim.Time) {
 		}
 		return
 	}
+}
+
+// runsAhead reports whether the core may go on to its next step at at
+// without an event: the step touches nothing another core sees, and at is
+// before the engine's horizon. A program's end is never run ahead: the
+// driver and RCU act at the engine's time.
+func (c *Core) runsAhead(at sim.Time) bool {
+	next := c.pc + 1
+	if next >= len(c.prog.Steps) || at >= c.M.Eng.Horizon() {
+		return false
+	}
+	s, ok := c.prog.Steps[next].(interface{ local() bool })
+	return ok && s.local()
 }
 
 const maxInlineSteps = 1 << 20
@@ -335,6 +366,8 @@ type ComputeStep struct {
 // Exec implements Step.
 func (s *ComputeStep) Exec(c *Core) (Outcome, sim.Time) { return Next, c.Compute(s.Label, s.D) }
 
+func (s *ComputeStep) local() bool { return true }
+
 // AccessStep is a load, store or atomic RMW on a line.
 type AccessStep struct {
 	Label Label
@@ -344,6 +377,8 @@ type AccessStep struct {
 
 // Exec implements Step.
 func (s *AccessStep) Exec(c *Core) (Outcome, sim.Time) { return Next, c.Access(s.Label, s.Line, s.Op) }
+
+func (s *AccessStep) local() bool { return s.Line.PerCPU }
 
 // ClosedLoop restarts every program as soon as it finishes.
 type ClosedLoop struct{}

@@ -21,15 +21,20 @@ func BenchmarkIngressLocklessTwoCores(b *testing.B) {
 		}
 	}
 	const simulated = 100 * sim.Millisecond
+	var events, packets uint64
 	for b.Loop() {
 		w, spec, err := s.Build(Point{Series: se, Variant: "lockless", Axis: "cores", X: 2, Seed: 1})
 		if err != nil {
 			b.Fatal(err)
 		}
 		spec.Warmup, spec.Duration = 0, simulated
-		if _, err := w.Run(spec); err != nil {
+		res, err := w.Run(spec)
+		if err != nil {
 			b.Fatal(err)
 		}
+		events += w.M.Eng.Fired()
+		packets += res.Packets
 	}
+	b.ReportMetric(float64(events)/float64(packets), "events/packet")
 	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N)/simulated.Seconds(), "wall-s/simulated-s")
 }

@@ -49,6 +49,7 @@ type Engine struct {
 	canceled atomic.Bool
 	obs      observer
 	limit    uint64 // fired events at which RunUntil stops; 0: none
+	until    Time   // the end of the current RunUntil
 }
 
 // NewEngine returns an engine at time zero.
@@ -139,6 +140,8 @@ func (e *Engine) Cancel() { e.canceled.Store(true) }
 // RunUntil fires events up to and including time t, then sets the clock to t.
 // It returns ErrCanceled if Cancel was called.
 func (e *Engine) RunUntil(t Time) error {
+	e.until = t
+	defer func() { e.until = e.now }()
 	tk := timeKey(t)
 	for len(e.heap) > 0 && e.heap[0].key <= tk {
 		if e.canceled.Load() {
@@ -164,6 +167,18 @@ func (e *Engine) RunUntil(t Time) error {
 		e.now = t
 	}
 	return nil
+}
+
+// Horizon returns how far ahead of Now a model may run work that touches
+// nothing shared without scheduling an event for it: to the end of the
+// current RunUntil and no further than the next observation, so that neither
+// sees work from beyond it. Outside RunUntil it is Now.
+func (e *Engine) Horizon() Time {
+	h := max(e.until, e.now)
+	if e.obs.every > 0 {
+		h = min(h, e.obs.next)
+	}
+	return h
 }
 
 // Control describes a run: events before Warmup run but their statistics are
