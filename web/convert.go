@@ -25,9 +25,10 @@ func newConverter(spec models.RunSpec) *converter {
 	return &converter{warmup: spec.Warmup}
 }
 
-// since is the increase of a counter that the end of warm-up may have reset.
-func since[T uint64 | sim.Time](cur, prev T) T {
-	if cur < prev {
+// since is the increase of a counter that the end of warm-up may have reset
+// (reset says it has).
+func since[T uint64 | sim.Time](cur, prev T, reset bool) T {
+	if reset || cur < prev {
 		return cur
 	}
 	return cur - prev
@@ -43,10 +44,16 @@ func (v *converter) convert(s models.Sample) Sample {
 		v.packets = make([]uint64, len(s.Packets))
 		v.states = make([][cpu.NumStates]sim.Time, len(s.States))
 	}
-	dt := (s.Now - v.prevNow).Seconds()
+	// Counts restart at the end of warm-up: the first measured interval
+	// begins there.
+	dt := (s.Now - max(v.prevNow, min(v.warmup, s.Now))).Seconds()
+	if s.Now <= v.warmup {
+		dt = (s.Now - v.prevNow).Seconds()
+	}
+	reset := v.prevNow < v.warmup && s.Now > v.warmup
 	for i, n := range s.Packets {
 		if dt > 0 {
-			out.PPS[i] = float64(since(n, v.packets[i])) / dt
+			out.PPS[i] = float64(since(n, v.packets[i], reset)) / dt
 		}
 		out.TotalPPS += out.PPS[i]
 		v.packets[i] = n
@@ -55,7 +62,7 @@ func (v *converter) convert(s models.Sample) Sample {
 		var d [cpu.NumStates]float64
 		var sum float64
 		for k, state := range cpuStates {
-			d[k] = float64(since(st[state], v.states[i][state]))
+			d[k] = float64(since(st[state], v.states[i][state], reset))
 			sum += d[k]
 		}
 		out.States[i] = make([]float64, len(cpuStates))

@@ -12,7 +12,9 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"contend/models"
 	"contend/scenarios"
+	"contend/sim"
 )
 
 func newTestServer(t *testing.T, o Options) (*Server, *httptest.Server) {
@@ -287,5 +289,21 @@ func TestSweep(t *testing.T) {
 	want, _ := scenarios.Metric(res, sd.Metric, sd.Unit)
 	if sd.Values[0][1] != want {
 		t.Fatalf("%s at %v: %v, want %v", se.Variants[0], se.Points[1], sd.Values[0][1], want)
+	}
+}
+
+// TestConverter: the first measured sample counts from the end of warm-up,
+// where the model's counters restart, not from the previous sample.
+func TestConverter(t *testing.T) {
+	v := newConverter(models.RunSpec{Warmup: 10 * sim.Microsecond})
+	v.convert(models.Sample{Now: 8 * sim.Microsecond, Packets: []uint64{800}})
+	// Reset at 10 µs; 100 packets in the 2 µs since: 50 Mpps.
+	got := v.convert(models.Sample{Now: 12 * sim.Microsecond, Packets: []uint64{100}})
+	if got.PPS[0] != 50e6 || !got.Measuring {
+		t.Fatalf("first measured sample %+v, want 50 Mpps", got)
+	}
+	got = v.convert(models.Sample{Now: 14 * sim.Microsecond, Packets: []uint64{300}})
+	if got.PPS[0] != 100e6 {
+		t.Fatalf("next sample %+v, want 100 Mpps", got)
 	}
 }
