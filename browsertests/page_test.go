@@ -1,0 +1,209 @@
+package browsertests
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/chromedp"
+
+	"contend/web"
+)
+
+var update = flag.Bool("update", false, "copy the screenshots into web/screenshots for the README")
+
+// chromium finds a Chromium or Chrome to drive, or says why there is none.
+func chromium(t *testing.T) string {
+	if p := os.Getenv("CHROME"); p != "" {
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	t.Skip("no Chromium on this machine (looked for chromium, chromium-browser, google-chrome, $CHROME); install Debian's chromium to run the browser test")
+	return ""
+}
+
+// artifacts is where screenshots and exports go: $ARTIFACTS if set (CI
+// keeps it), else the test's temporary folder.
+func artifacts(t *testing.T) string {
+	dir := os.Getenv("ARTIFACTS")
+	if dir == "" {
+		return t.TempDir()
+	}
+	dir, _ = filepath.Abs(dir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// cliFigure runs `contend run` for the ingress-u32 series and returns the
+// throughput per core it prints for variant at cores.
+func cliFigure(t *testing.T, variant string, cores float64) float64 {
+	cmd := exec.Command("go", "run", "./cmd/contend", "run", "ingress", "--series", "ingress-u32", "--format", "json")
+	cmd.Dir = ".."
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("contend run: %v\n%s", err, stderr.String())
+	}
+	var tables []struct {
+		Metric   string      `json:"metric"`
+		Variants []string    `json:"variants"`
+		X        []float64   `json:"x"`
+		Values   [][]float64 `json:"values"`
+	}
+	if err := json.Unmarshal(out, &tables); err != nil {
+		t.Fatal(err)
+	}
+	for _, tb := range tables {
+		for i, x := range tb.X {
+			for j, v := range tb.Variants {
+				if tb.Metric == "throughput_per_core" && x == cores && v == variant {
+					return tb.Values[i][j]
+				}
+			}
+		}
+	}
+	t.Fatalf("contend run prints no throughput_per_core for %s at %v cores", variant, cores)
+	return 0
+}
+
+func TestPage(t *testing.T) {
+	exe := chromium(t)
+	out := artifacts(t)
+	want := cliFigure(t, "locked", 2)
+
+	srv := web.New(web.Options{})
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	defer srv.Close()
+
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe),
+		chromedp.NoSandbox, chromedp.WindowSize(1400, 1000), chromedp.Flag("headless", "new"))
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancel()
+	ctx, cancel := chromedp.NewContext(actx)
+	defer cancel()
+	ctx, cancel = context.WithTimeout(ctx, 90*time.Second)
+	defer cancel()
+
+	downloads := t.TempDir()
+	shot := func(name string) chromedp.Action {
+		return chromedp.ActionFunc(func(ctx context.Context) error {
+			var png []byte
+			if err := chromedp.FullScreenshot(&png, 100).Do(ctx); err != nil {
+				return err
+			}
+			return os.WriteFile(filepath.Join(out, name+".png"), png, 0o644)
+		})
+	}
+	run := func(what string, actions ...chromedp.Action) {
+		t.Helper()
+		if err := chromedp.Run(ctx, actions...); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+
+	// Run view: ingress locked on 2 cores, from a linked URL.
+	var final, points string
+	var ok bool
+	run("load and run",
+		browser.SetDownloadBehavior(browser.SetDownloadBehaviorBehaviorAllow).WithDownloadPath(downloads),
+		chromedp.Navigate(ts.URL+"/#view=run&scenario=ingress&series=ingress-u32&variant=locked&x=2"),
+		chromedp.WaitVisible(`#start`),
+		chromedp.Poll(`document.getElementById('status').textContent.startsWith('connected')`, nil),
+		chromedp.Click(`#start`),
+		chromedp.Poll(`document.getElementById('final').dataset.value !== ''`, nil),
+		chromedp.AttributeValue(`#final`, "data-value", &final, &ok),
+		chromedp.AttributeValue(`#chart-throughput`, "data-points", &points, &ok),
+		shot("run"),
+	)
+	got, err := strconv.ParseFloat(final, 64)
+	if err != nil {
+		t.Fatalf("final figure %q: %v", final, err)
+	}
+	if got != want {
+		t.Errorf("the page shows %v Mpps per core, contend run prints %v", got, want)
+	}
+	if n, _ := strconv.Atoi(points); n < 100 {
+		t.Errorf("the throughput chart has %q points, want the run's samples", points)
+	}
+
+	// Export the throughput chart's data and picture.
+	run("export", chromedp.Click(`#chart-throughput .export-csv`), chromedp.Click(`#chart-throughput .export-png`))
+	csv := waitFile(t, downloads, ".csv")
+	lines := strings.Split(strings.TrimSpace(string(csv)), "\n")
+	if lines[0] != "simulated time (µs),total,cpu 0,cpu 1" || fmt.Sprint(len(lines)-1) != points {
+		t.Errorf("exported CSV: header %q, %d rows for %s points", lines[0], len(lines)-1, points)
+	}
+	if png := waitFile(t, downloads, ".png"); !bytes.HasPrefix(png, []byte("\x89PNG")) {
+		t.Errorf("exported PNG starts %q", png[:min(8, len(png))])
+	}
+
+	run("explain", chromedp.Click(`nav button[data-view=explain]`), chromedp.WaitVisible(`#perf tr td`),
+		chromedp.Click(`#perf th[data-col=spin_ns]`), shot("explain"))
+
+	run("sweep", chromedp.Click(`nav button[data-view=sweep]`), chromedp.Click(`#sweep`),
+		chromedp.Poll(`document.getElementById('sweep-status').textContent.includes('reference points')`, nil,
+			chromedp.WithPollingTimeout(60*time.Second)),
+		shot("sweep"))
+
+	// Editor: type a stray character at the end of the same_socket line of
+	// the author's box and expect the error there.
+	var bad, gutterLine int
+	run("editor", chromedp.Click(`nav button[data-view=editor]`), chromedp.WaitVisible(`#text`),
+		chromedp.Evaluate(`(() => { const a = document.getElementById('text'); const ls = a.value.split('\n');
+			const i = ls.findIndex(l => l.startsWith('same_socket = ')); const end = ls.slice(0, i + 1).join('\n').length;
+			a.focus(); a.setSelectionRange(end, end); return i + 1; })()`, &bad),
+		chromedp.SendKeys(`#text`, " oops"),
+		chromedp.Poll(`document.querySelector('#gutter .bad') !== null`, nil),
+		chromedp.Evaluate(`Number(document.querySelector('#gutter .bad').textContent)`, &gutterLine),
+		shot("editor"))
+	if gutterLine != bad || bad == 0 {
+		t.Errorf("error marked at line %d, the bad line is %d", gutterLine, bad)
+	}
+	if *update {
+		for _, v := range []string{"run", "sweep", "explain", "editor"} {
+			b, err := os.ReadFile(filepath.Join(out, v+".png"))
+			if err == nil {
+				err = os.WriteFile(filepath.Join("..", "web", "screenshots", v+".png"), b, 0o644)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	t.Logf("screenshots in %s", out)
+}
+
+// waitFile waits for a finished download with the suffix and returns it.
+func waitFile(t *testing.T, dir, suffix string) []byte {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		files, _ := filepath.Glob(filepath.Join(dir, "*"+suffix))
+		if len(files) > 0 {
+			b, err := os.ReadFile(files[0])
+			if err == nil && len(b) > 0 {
+				return b
+			}
+		}
+	}
+	t.Fatalf("no %s file downloaded into %s", suffix, dir)
+	return nil
+}
