@@ -31,6 +31,7 @@ type client struct {
 	samples int // entries of queue that are samples
 	dropped uint64
 	told    uint64 // dropped as of the last frame
+	unacked int    // sample frames sent and not yet acknowledged
 	run     *run   // being watched, if any
 }
 
@@ -108,7 +109,10 @@ func (c *client) take(now time.Time, tick bool) []any {
 		}
 	}
 	rest := c.queue[start:]
-	if tick {
+	// One sample frame in flight at most: a page that has not taken the
+	// last one in gets none, and its samples age here, where stale ones
+	// are dropped, instead of in socket buffers.
+	if tick && c.unacked == 0 {
 		if f, ok := c.frame(now, id, rest); ok {
 			out = append(out, f)
 		}
@@ -131,7 +135,9 @@ func (c *client) frame(now time.Time, id string, q []entry) (Frame, bool) {
 		return Frame{}, false
 	}
 	c.told = c.dropped
-	f := Frame{Type: "sample", Run: id, Samples: make([]Sample, len(q)), Dropped: c.dropped}
+	c.unacked++
+	f := Frame{Type: "sample", Run: id, Samples: make([]Sample, len(q)), Dropped: c.dropped,
+		SentUnixMs: float64(now.UnixMicro()) / 1e3}
 	if len(q) > 0 {
 		f.AgeMs = float64(now.Sub(q[0].at)) / float64(time.Millisecond)
 	}
@@ -141,9 +147,17 @@ func (c *client) frame(now time.Time, id string, q []entry) (Frame, bool) {
 	return f, true
 }
 
+// ack records that the page has taken in a sample frame.
+func (c *client) ack() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.unacked = max(c.unacked-1, 0)
+}
+
 // pump writes to w until ctx ends or a write fails. Sample frames go out at
-// most once per frame interval; control messages go at once, after the
-// samples queued before them.
+// most once per frame interval and only when the page has acknowledged the
+// previous one; control messages go at once, after the samples queued
+// before them.
 func (c *client) pump(ctx context.Context, w frameWriter) error {
 	tick := time.NewTicker(c.limits.frame)
 	defer tick.Stop()

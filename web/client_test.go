@@ -12,6 +12,8 @@ import (
 // takes delay.
 type fakeConn struct {
 	delay  time.Duration
+	c      *client // acknowledges each frame once written
+	noAck  bool
 	mu     sync.Mutex
 	frames []Frame
 	at     []time.Time
@@ -25,6 +27,9 @@ func (f *fakeConn) WriteJSON(v any) error {
 	if fr, ok := v.(Frame); ok {
 		f.frames = append(f.frames, fr)
 		f.at = append(f.at, time.Now())
+		if f.c != nil {
+			f.c.ack()
+		}
 	} else {
 		f.other = append(f.other, v)
 	}
@@ -37,6 +42,9 @@ func (f *fakeConn) Ping() error { return nil }
 // conn, then sends a done, and returns how many samples it pushed.
 func pace(t *testing.T, l limits, conn *fakeConn, every, span time.Duration) int {
 	c := newClient(l)
+	if !conn.noAck {
+		conn.c = c
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
@@ -137,6 +145,22 @@ func TestPacingStale(t *testing.T) {
 			}
 		}
 		if last := conn.frames[len(conn.frames)-1]; last.Dropped == 0 || got+int(last.Dropped) != n {
+			t.Fatalf("delivered %d, dropped %d of %d", got, last.Dropped, n)
+		}
+	})
+}
+
+// TestPacingNoAck: a page that never acknowledges gets one sample frame, then
+// only what precedes its control messages; the rest is dropped and counted.
+func TestPacingNoAck(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		conn := &fakeConn{noAck: true}
+		n := pace(t, testLimits, conn, time.Millisecond, 3*time.Second)
+		if len(conn.frames) != 2 || len(conn.other) != 1 {
+			t.Fatalf("%d frames, %d control messages; want the first frame and the one before done, then done", len(conn.frames), len(conn.other))
+		}
+		got := len(conn.frames[0].Samples) + len(conn.frames[1].Samples)
+		if last := conn.frames[1]; last.Dropped == 0 || got+int(last.Dropped) != n {
 			t.Fatalf("delivered %d, dropped %d of %d", got, last.Dropped, n)
 		}
 	})

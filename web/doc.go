@@ -16,7 +16,8 @@
 // sends [Hello], [Started], [Frame] (type "sample"), [Progress], [Done],
 // [SweepDone], [Stopped] and [Error]. The simulation never waits for a page:
 // samples go into a bounded queue per page, which gets at most MaxFPS frames
-// a second; samples it could not take in time, or older than a second, are
-// dropped and counted in the next frame. A run whose last watcher leaves is
+// a second, each only once it has acknowledged the previous one; samples it
+// could not take in time, or older than half a second, are dropped and
+// counted in the next frame. A run whose last watcher leaves is
 // cancelled; a bounded number of runs go at once.
 package web

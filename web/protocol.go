@@ -12,7 +12,8 @@ const Version = 1
 
 // Request is any message from the page. Type says which: "start" (a run of
 // one point), "sweep" (every point of a series), "watch" (join a run another
-// page started) or "stop" (leave the run being watched).
+// page started), "stop" (leave the run being watched) or "ack" (a sample
+// frame has been taken in; the next is sent only then).
 type Request struct {
 	Type     string `json:"type"`
 	Scenario string `json:"scenario"`
@@ -69,8 +70,10 @@ type Frame struct {
 	Samples []Sample `json:"samples"`
 	Dropped uint64   `json:"dropped"` // samples this page has missed so far
 	// AgeMs is how long the oldest sample waited in the server; the server
-	// drops samples older than a second rather than deliver them.
+	// drops samples older than half a second rather than deliver them.
 	AgeMs float64 `json:"age_ms"`
+	// SentUnixMs is when the frame left the server (Unix time, ms).
+	SentUnixMs float64 `json:"sent_unix_ms"`
 }
 
 // Sample is one point of the live charts. Rates and state fractions are over

@@ -53,10 +53,15 @@ type Server struct {
 }
 
 const (
-	readLimit    = 1 << 20 // a request, editor text included
-	writeWait    = 5 * time.Second
-	pongWait     = 60 * time.Second
-	maxSampleAge = time.Second
+	readLimit = 1 << 20 // a request, editor text included
+	writeWait = 5 * time.Second
+	pongWait  = 60 * time.Second
+	// maxSampleAge leaves half a second for the write and the trip, so that
+	// no sample is over a second old when the page gets it.
+	maxSampleAge = 500 * time.Millisecond
+	// maxQueue bounds the samples held for one page: a run's samples and
+	// some, so a page that keeps up never loses one.
+	maxQueue = 2 * samplesPerRun
 )
 
 // New returns a server for opts.
@@ -76,7 +81,7 @@ func New(opts Options) *Server {
 	}
 	s := &Server{opts: opts, mux: http.NewServeMux(), hub: newHub(opts.MaxRuns, time.Now),
 		conns: map[*websocket.Conn]bool{},
-		limits: limits{frame: time.Duration(float64(time.Second) / opts.MaxFPS), queue: 1024,
+		limits: limits{frame: time.Duration(float64(time.Second) / opts.MaxFPS), queue: maxQueue,
 			maxAge: maxSampleAge, ping: pongWait * 9 / 10, ctrlCap: 64},
 		// A nil CheckOrigin refuses a handshake whose Origin is not the
 		// server's own host: another site's page cannot drive runs here.
@@ -284,7 +289,7 @@ func (s *Server) ws(w http.ResponseWriter, r *http.Request) {
 func (s *Server) handle(c *client, msg []byte) {
 	var req Request
 	if err := json.Unmarshal(msg, &req); err != nil {
-		c.send(Error{Type: "error", Message: fmt.Sprintf("bad message: %v; send a JSON object with a type (start, sweep, watch or stop)", err)})
+		c.send(Error{Type: "error", Message: fmt.Sprintf("bad message: %v; send a JSON object with a type (start, sweep, watch, stop or ack)", err)})
 		return
 	}
 	var err error
@@ -300,13 +305,15 @@ func (s *Server) handle(c *client, msg []byte) {
 			break
 		}
 		r.join(c)
+	case "ack":
+		c.ack()
 	case "stop":
 		if r := c.detach(); r != nil {
 			r.leave(c)
 			c.send(Stopped{Type: "stopped", Run: r.id})
 		}
 	default:
-		err = fmt.Errorf("unknown message type %q: use start, sweep, watch or stop", req.Type)
+		err = fmt.Errorf("unknown message type %q: use start, sweep, watch, stop or ack", req.Type)
 	}
 	if err != nil {
 		c.send(errorMsg("", err))
@@ -322,8 +329,8 @@ func (s *Server) point(req *Request) (*job, error) {
 	j := &job{s: sc}
 	if req.Duration != "" {
 		d, err := time.ParseDuration(strings.ReplaceAll(req.Duration, "µ", "u"))
-		if err != nil || d <= 0 {
-			return nil, fmt.Errorf("duration %q: give a positive duration such as 2ms or 500us", req.Duration)
+		if err != nil || d <= 0 || sim.Time(d.Nanoseconds()) > scenarios.MaxRunTime/sim.Nanosecond {
+			return nil, fmt.Errorf("duration %q: give a positive duration up to %v, such as 2ms or 500us", req.Duration, scenarios.MaxRunTime)
 		}
 		if sc.Workload.Kind != "flood" {
 			return nil, fmt.Errorf("duration: a %s workload runs until its batch ends; leave duration empty", sc.Workload.Kind)

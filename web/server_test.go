@@ -17,7 +17,7 @@ import (
 	"contend/sim"
 )
 
-func newTestServer(t *testing.T, o Options) (*Server, *httptest.Server) {
+func newTestServer(t testing.TB, o Options) (*Server, *httptest.Server) {
 	t.Helper()
 	s := New(o)
 	ts := httptest.NewServer(s)
@@ -64,6 +64,9 @@ func until(t *testing.T, c *websocket.Conn, typ string, v any) []msg {
 	var before []msg
 	for {
 		m := read(t, c)
+		if m.Type == "sample" {
+			c.WriteJSON(Request{Type: "ack"})
+		}
 		if m.Type == typ {
 			if err := json.Unmarshal(m.Raw, v); err != nil {
 				t.Fatal(err)
@@ -228,7 +231,7 @@ func TestBadMessages(t *testing.T) {
 func TestBusyAndLeave(t *testing.T) {
 	s, ts := newTestServer(t, Options{MaxRuns: 1})
 	a, b := dial(t, ts), dial(t, ts)
-	long := Request{Type: "start", Scenario: "ingress", Variant: "locked", Cores: 2, Duration: "100s"}
+	long := Request{Type: "start", Scenario: "ingress", Variant: "locked", Cores: 2, Duration: "1s"}
 	a.WriteJSON(long)
 	var st Started
 	until(t, a, "started", &st)

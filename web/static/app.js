@@ -136,6 +136,8 @@ function onStarted(m) {
 }
 
 function onFrame(m) {
+  // Taken in: the server may send the next frame.
+  ws.send('{"type":"ack"}');
   if (!run || m.run !== run.started.run) return;
   run.dropped = m.dropped;
   for (const s of m.samples) {
