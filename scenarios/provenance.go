@@ -23,11 +23,12 @@ func (s *Scenario) Locate(err error) error {
 	if !ok || v == nil {
 		return err
 	}
+	msg := fmt.Sprintf("at %v on cpu %d: %s", me.At, me.Core, me.What)
 	chain := s.locateIn(v.Steps, me.Step)
-	if chain == nil {
-		return err
+	if chain == nil { // the program as a whole (a loop that takes no time)
+		return s.loc.errAt("variant."+v.Name, s.variantAnchors(v), "%s", msg)
 	}
-	return s.stepError(v, chain, fmt.Sprintf("at %v on cpu %d: %s", me.At, me.Core, me.What))
+	return s.stepError(v, chain, msg)
 }
 
 // frame is one level of where a compiled step came from: step index in a
