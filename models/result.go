@@ -12,6 +12,7 @@ import (
 // marshals to JSON; slices are never nil.
 type Result struct {
 	Seconds    float64       `json:"seconds"` // measured interval
+	GHz        float64       `json:"ghz"`     // the profile's clock, for cycle counts
 	Packets    uint64        `json:"packets"`
 	PPS        float64       `json:"pps"`          // all flood CPUs together
 	PPSPerCore float64       `json:"pps_per_core"` // mean over flood CPUs
@@ -112,6 +113,7 @@ func (w *World) result(d *driver, spec RunSpec) *Result {
 	}
 	span := now - from
 	res.Seconds = span.Seconds()
+	res.GHz = m.Prof.GHz
 	if f := spec.Flood; f != nil {
 		for _, id := range f.CPUs {
 			c := m.Cores[id]

@@ -23,13 +23,15 @@ var builtinAxes = map[string]string{
 // Metrics a reference point may name, besides share_of_cycles_<label> and
 // offcpu_in_<label>.
 var metricUnits = map[string][]string{
-	"throughput_per_core": {"Mpps", "kpps", "pps"},
-	"throughput":          {"Mpps", "kpps", "pps"},
-	"cost":                {"ns"},
-	"duration":            {"s", "ms"},
-	"cpu_util":            {"%"},
-	"grace_period":        {"ms"},
-	"drops":               {"%"},
+	"throughput_per_core":  {"Mpps", "kpps", "pps"},
+	"throughput":           {"Mpps", "kpps", "pps"},
+	"cost":                 {"ns"},
+	"duration":             {"s", "ms"},
+	"cpu_util":             {"%"},
+	"grace_period":         {"ms"},
+	"drops":                {"%"},
+	"cycles_per_packet":    {"cycles"},
+	"transfers_per_packet": {"lines"},
 }
 
 type checker struct {
@@ -783,7 +785,7 @@ func (c *checker) series(i int, sr *seriesRaw, variants map[string]bool) {
 			c.fail("series.reference.value", key("value"), "%v; a measured value is a finite number above 0 (an error is relative to it)", ref.Value)
 		}
 		if units, ok := unitsOf(ref.Metric); !ok {
-			c.fail("series.reference.metric", key("metric"), "%q is not a metric contend predicts; use throughput_per_core, throughput (Mpps/kpps/pps), cost (ns), duration (s), cpu_util (%%), grace_period (ms), drops (%%), share_of_cycles_<label> (%%) or offcpu_in_<label> (s)", ref.Metric)
+			c.fail("series.reference.metric", key("metric"), "%q is not a metric contend predicts; use throughput_per_core, throughput (Mpps/kpps/pps), cost (ns), duration (s), cpu_util (%%), grace_period (ms), drops (%%), cycles_per_packet (cycles), transfers_per_packet (lines), share_of_cycles_<label> (%%) or offcpu_in_<label> (s)", ref.Metric)
 		} else if !slices.Contains(units, ref.Unit) {
 			c.fail("series.reference.unit", key("unit"), "%q is not a unit of %s; use %s", ref.Unit, ref.Metric, orList(units))
 		}

@@ -12,6 +12,20 @@ import (
 func Metric(r *models.Result, metric, unit string) (float64, error) {
 	scale := map[string]float64{"Mpps": 1e-6, "kpps": 1e-3, "pps": 1, "s": 1, "ms": 1e3, "ns": 1, "%": 1}[unit]
 	switch metric {
+	case "cycles_per_packet":
+		// perf stat's cycles over the packets: on-CPU time, the clock.
+		var ns float64
+		for _, l := range r.Profile {
+			ns += l.NsPerPacket
+		}
+		return ns * r.GHz, nil
+	case "transfers_per_packet":
+		// What cache-references per packet measure: lines that moved.
+		var n float64
+		for _, l := range r.Lines {
+			n += l.TransfersPerPacket
+		}
+		return n, nil
 	case "throughput_per_core":
 		return r.PPSPerCore * scale, nil
 	case "throughput":
