@@ -814,6 +814,19 @@ func (c *checker) knownFree(f string) bool {
 	return false
 }
 
+// CheckMetric says whether contend predicts metric in unit, and if not,
+// what to write instead.
+func CheckMetric(metric, unit string) error {
+	units, ok := unitsOf(metric)
+	switch {
+	case !ok:
+		return fmt.Errorf("%q is not a metric contend predicts; use throughput_per_core, throughput, cost, duration, cpu_util, grace_period, drops, cycles_per_packet, transfers_per_packet, share_of_cycles_<label> or offcpu_in_<label>", metric)
+	case !slices.Contains(units, unit):
+		return fmt.Errorf("%q is not a unit of %s; use %s", unit, metric, orList(units))
+	}
+	return nil
+}
+
 // unitsOf returns the units metric may be given in, and whether contend
 // predicts it at all.
 func unitsOf(metric string) ([]string, bool) {

@@ -26,6 +26,7 @@ commands:
   plot       a figure for a paper (SVG, PNG, PDF or EPS) and the CSV behind it
   serve      a browser page that runs scenarios and draws them live
   calibrate  measure this machine with microbenchmarks and write its hardware profile
+  import     turn a measured table, perf stat or perf report text into reference points
 
 A scenario is a built-in name (see list) or a path to a .toml file.
 Run 'contend <command> -h' for its flags.
@@ -40,7 +41,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	cmds := map[string]func([]string, io.Writer, io.Writer) error{
 		"list": cmdList, "run": cmdRun, "sweep": cmdSweep, "validate": cmdValidate,
 		"explain": cmdExplain, "fit": cmdFit, "plot": cmdPlot, "serve": cmdServe,
-		"calibrate": cmdCalibrate,
+		"calibrate": cmdCalibrate, "import": cmdImport,
 	}
 	cmd, ok := cmds[args[0]]
 	if !ok {

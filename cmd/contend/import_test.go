@@ -1,0 +1,140 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/BurntSushi/toml"
+
+	"contend/scenarios"
+)
+
+const seed000 = "000_a9414ada84b768ad.txt"
+
+// The seed copied into testdata is the one in the shared folder, where that
+// folder is at hand (CI clones only the repository).
+func TestSeedCopyIsCurrent(t *testing.T) {
+	orig, err := os.ReadFile("../../../shared/seeds/" + seed000)
+	if err != nil {
+		t.Skipf("no shared seeds here (%v); CI checks the copy only", err)
+	}
+	cp, err := os.ReadFile("testdata/seeds/" + seed000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(orig, cp) {
+		t.Errorf("testdata/seeds/%s differs from the shared seed; copy it again", seed000)
+	}
+}
+
+// Seed 000's own perf reports and time_bench line become reference points
+// (golden file), and those points load as part of the ingress scenario,
+// whose series quote the same figures (12.23% in _raw_spin_lock, 11.070 ns).
+func TestImportSeed(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := Main([]string{"import", "testdata/seeds/" + seed000, "--variant", "locked,lockless"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	golden(t, "import-seed000.golden", out.String())
+	for _, want := range []string{"share_of_cycles__raw_spin_lock\"\nvalue = 12.23\n", "metric = \"cost\"\nvalue = 11.07\n"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the import lacks the seed's figure %q", want)
+		}
+	}
+	base, err := os.ReadFile("../../scenarios/ingress.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := scenarios.Parse(nil, "ingress.toml", append(append(base, '\n'), out.Bytes()...))
+	if err != nil {
+		t.Fatalf("the imported points do not load into the scenario: %v", err)
+	}
+	last := s.Series[len(s.Series)-1]
+	if n := strings.Count(out.String(), "[[series.reference]]"); len(last.Refs) < n {
+		t.Errorf("the series has %d references after importing %d", len(last.Refs), n)
+	}
+}
+
+// A perf stat run in perf's own format, with the packets it covered: the
+// per-packet figures are its counts over the packets.
+func TestImportPerfStat(t *testing.T) {
+	src, err := os.ReadFile("testdata/perf-stat.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := importFile("perf-stat.txt", src, importOptions{variants: []string{"locked"}, x: 1, packets: 170e6, minShare: 1, role: "validate"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Series struct{ Reference []scenarios.Reference }
+	}
+	if _, err := toml.Decode(out, &doc); err != nil {
+		t.Fatalf("not TOML: %v\n%s", err, out)
+	}
+	got := map[string]float64{}
+	for _, r := range doc.Series.Reference {
+		got[r.Metric] = r.Value
+	}
+	want := map[string]float64{"cycles_per_packet": 28012345678 / 170e6, "transfers_per_packet": 512345678 / 170e6, "throughput": 170e6 / 10.001234567 / 1e6}
+	for m, v := range want {
+		if g, ok := got[m]; !ok || g < v*(1-1e-7) || g > v*(1+1e-7) {
+			t.Errorf("%s = %v, want %v", m, got[m], v)
+		}
+	}
+	if _, err := importFile("perf-stat.txt", src, importOptions{variants: []string{"locked"}}); err == nil || !strings.Contains(err.Error(), "--packets") {
+		t.Errorf("a perf stat run without --packets: %v, want an error asking for it", err)
+	}
+}
+
+func TestImportTable(t *testing.T) {
+	good := "variant,axis,x,metric,value,unit,role\nlocked,cores,2,throughput_per_core,4.5,Mpps,calibrate\nlockless,cores,2,throughput_per_core,23.5,Mpps,\n"
+	out, err := importFile("t.csv", []byte(good), importOptions{role: "validate"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"variant = \"locked\"\naxis = \"cores\"\nx = 2\n", "role = \"calibrate\"", "value = 23.5\nunit = \"Mpps\"\nrole = \"validate\"\nsource = \"t.csv:3\""} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	for _, tc := range []struct{ src, want string }{
+		{"variant,axis,x,metric,value\n", "t.csv:1: no column \"unit\""},
+		{"variant,axis,x,metric,value,unit\nv,cores,1,throughput,fast,Mpps\n", "t.csv:2: value: \"fast\" is not a number"},
+		{"variant,axis,x,metric,value,unit\nv,cores,1,speed,1,Mpps\n", "t.csv:2: \"speed\" is not a metric"},
+		{"variant,axis,x,metric,value,unit\nv,cores,1,throughput,1,Gbps\n", "t.csv:2: \"Gbps\" is not a unit of throughput"},
+		{"variant,axis,x,metric,value,unit\n,cores,1,throughput,1,Mpps\n", "t.csv:2: variant is empty"},
+	} {
+		if _, err := importFile("t.csv", []byte(tc.src), importOptions{role: "validate"}); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want %q", tc.src, err, tc.want)
+		}
+	}
+}
+
+// FuzzImport: any input gives TOML or an error naming the file, never a
+// panic.
+func FuzzImport(f *testing.F) {
+	for _, name := range []string{"testdata/seeds/" + seed000, "testdata/perf-stat.txt"} {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(src)
+	}
+	f.Add([]byte("variant,axis,x,metric,value,unit\nv,cores,1,throughput,1,Mpps\n"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		out, err := importFile("f.txt", src, importOptions{variants: []string{"v"}, packets: 1e6, minShare: 1, role: "validate"})
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "f.txt") {
+				t.Errorf("error does not name the file: %v", err)
+			}
+			return
+		}
+		var doc map[string]any
+		if _, err := toml.Decode(out, &doc); err != nil {
+			t.Errorf("output is not TOML: %v\n%s", err, out)
+		}
+	})
+}
