@@ -7,56 +7,55 @@ import (
 	"contend/sim"
 )
 
-// RCUStats summarise RCU in the measured interval.
-type RCUStats struct {
-	GracePeriods uint64
-	GPLatency    sim.Histogram // from the kthread starting a GP to its end, ps
-	Pending      sim.TimeWeighted
-	FreedBytes   int64
-	Callbacks    uint64
-}
-
-type cbKind uint8
-
-const (
-	cbWake cbKind = iota // synchronize_rcu: wake the caller
-	cbFree               // call_rcu: free in softirq at the next tick
-	cbWork               // queue_rcu_work: free in a kworker after the tick
-)
-
-type callback struct {
-	kind  cbKind
-	gp    int64 // grace period that must end first
-	core  *cpu.Core
-	bytes int64
-	ready sim.Time // when its grace period ended
-}
-
-// RCU is tree RCU reduced to what decides its timing: a grace-period kthread,
-// quiescent states per CPU, force-quiescent-state scans on jiffies, and
-// callbacks invoked at the tick after their grace period.
+// RCU is tree RCU (kernel/rcu/tree.c) reduced to what decides its timing: the
+// grace-period kthread (rcu_gp_kthread: rcu_gp_init, rcu_gp_fqs_loop,
+// rcu_gp_cleanup), the scheduling-clock tick on every CPU that is not
+// dyntick-idle (rcu_sched_clock_irq, rcu_pending, rcu_core), quiescent states
+// per CPU, and callbacks invoked at the tick after their grace period.
+//
+// The grace-period kthread is taken to run on an otherwise idle CPU of its
+// own: it notices each grace period in rcu_gp_init and passes a quiescent
+// state when it sleeps, which its own CPU's tick reports at the very tick
+// that wakes it for a scan, so it never holds a grace period up.
 type RCU struct {
-	w        *World
-	active   bool
-	starting bool
+	w    *World
+	cpus []rcuCPU
+
 	gpSeq    int64 // grace periods started
 	gpDone   int64 // grace periods ended
 	gpStart  sim.Time
-	urgent   bool
-	pending  []bool // CPU still owes a quiescent state
+	starting bool // the kthread has been woken to start a grace period
+	active   bool // a grace period is in progress
+	ending   bool // every CPU has reported; the kthread is being woken to clean up
+	needMore bool // callbacks asked for another grace period while this one ran
+	urgent   bool // rcu_urgent_qs: the grace period is older than jiffies_to_sched_qs
 	npending int
-	noticed  []bool // CPU's tick has seen the GP
-	idled    []bool // CPU was idle at some point since the GP started
-	readFrom []sim.Time
-	cbs      []callback
-	ready    []callback
+	scans    int // FQS scans in this grace period
+	ncbs     int // callbacks waiting or ready, on every CPU
 	exp      []expWaiter
 
-	startEv, fqsEv, tickEv sim.Event
-	wakeEv                 []sim.Event
-	Stats                  RCUStats
+	startEv, fqsEv, endEv, tickEv sim.Event
+	wakeEv                        []sim.Event
+	Stats                         RCUStats
 	// Trace, if set, is told of every grace period's end (for tests).
 	Trace func(gp int64, start, end sim.Time)
+}
+
+// rcuCPU is one CPU's rcu_data: its view of the grace period and its
+// callback list.
+type rcuCPU struct {
+	pending  bool // the grace period still waits for this CPU (its qsmask bit)
+	noticed  bool // its tick has seen the grace period (note_gp_changes)
+	qs       bool // it passed a quiescent state since noticing (!cpu_no_qs)
+	eqs      bool // it was dyntick-idle since the first scan's snapshot
+	readFrom sim.Time
+	waiting  []callback // queued, oldest first; the first nreg are tied to a grace period
+	nreg     int
+	ready    []callback // their grace period has ended
+	lazy     int        // lazy callbacks not yet tied to a grace period
+	lazyFrom sim.Time   // when the oldest of them was queued
+	fastWake int64      // CONFIG_RCU_FAST_NO_HZ: the jiffy an idle CPU's tick fires next
+	krc      kfreeBatch
 }
 
 type expWaiter struct {
@@ -67,14 +66,15 @@ type expWaiter struct {
 
 func newRCU(w *World) *RCU {
 	n := len(w.M.Cores)
-	r := &RCU{w: w, pending: make([]bool, n), noticed: make([]bool, n), idled: make([]bool, n),
-		readFrom: make([]sim.Time, n), wakeEv: make([]sim.Event, n)}
+	r := &RCU{w: w, cpus: make([]rcuCPU, n), wakeEv: make([]sim.Event, n)}
 	r.startEv.Action = sim.ActionFunc(r.startGP)
 	r.fqsEv.Action = sim.ActionFunc(r.fqs)
+	r.endEv.Action = sim.ActionFunc(r.endGP)
 	r.tickEv.Action = sim.ActionFunc(r.tick)
 	for i := range r.wakeEv {
 		c := w.M.Cores[i]
 		r.wakeEv[i].Action = sim.ActionFunc(func(now sim.Time) { c.Wake(now, cpu.Next) })
+		r.cpus[i].krc.monitor.Action = sim.ActionFunc(func(now sim.Time) { r.kfreeMonitor(i, now) })
 	}
 	return r
 }
@@ -84,34 +84,65 @@ func (r *RCU) GracePeriodsEnded() int64 { return r.gpDone }
 
 // InReader reports whether cpu is inside a read-side section, and since when.
 func (r *RCU) InReader(cpu int) (bool, sim.Time) {
-	return r.w.percpu[cpu].rcuDepth > 0, r.readFrom[cpu]
+	return r.w.percpu[cpu].rcuDepth > 0, r.cpus[cpu].readFrom
 }
 
-func (r *RCU) eng() *sim.Engine { return r.w.M.Eng }
+func (r *RCU) eng() *sim.Engine        { return r.w.M.Eng }
+func (r *RCU) wakeup() sim.Time        { return r.w.M.Prof.Wakeup }
+func (r *RCU) jiffy() sim.Time         { return r.w.Jiffy }
+func (r *RCU) k() *Kernel              { return &r.w.K }
+func (r *RCU) atTick(j int64) sim.Time { return sim.Time(j) * r.w.Jiffy }
 
-// request makes sure a grace period will start: the kthread is woken if idle.
+// idle reports whether a CPU is in an extended quiescent state: nothing to
+// run, or its task blocked off-CPU.
+func (r *RCU) idle(c *cpu.Core) bool {
+	return !c.Running() || (c.Waiting() && c.BlockedState() == cpu.Sleep)
+}
+
+// request wakes the grace-period kthread to start a grace period
+// (rcu_start_this_gp, then rcu_gp_kthread_wake).
 func (r *RCU) request(now sim.Time) {
-	if r.active || r.starting {
-		return
+	switch {
+	case r.active:
+		r.needMore = true
+	case !r.starting:
+		r.starting = true
+		r.eng().Schedule(&r.startEv, now+r.wakeup())
 	}
-	r.starting = true
-	r.eng().Schedule(&r.startEv, now+r.w.M.Prof.Wakeup)
 }
 
+// startGP is rcu_gp_init: every online CPU owes a quiescent state, and the
+// kthread sleeps until the first force-quiescent-state scan:
+//
+//	j = READ_ONCE(jiffies_till_first_fqs);
+//	...
+//	WRITE_ONCE(rcu_state.jiffies_force_qs, jiffies + j);
+//	...
+//	(void)swait_event_idle_timeout_exclusive(rcu_state.gp_wq,
+//			 rcu_gp_fqs_check_wake(&gf), j);
 func (r *RCU) startGP(now sim.Time) {
-	r.starting = false
-	r.active = true
+	r.starting, r.active, r.needMore, r.urgent = false, true, false, false
 	r.gpSeq++
 	r.gpStart = now
-	r.urgent = false
-	r.npending = len(r.pending)
-	for i := range r.pending {
-		r.pending[i], r.noticed[i], r.idled[i] = true, false, false
+	r.scans = 0
+	r.npending = len(r.cpus)
+	for i := range r.cpus {
+		s := &r.cpus[i]
+		s.pending, s.noticed, s.qs, s.eqs = true, false, false, false
 	}
-	k := &r.w.K
-	// schedule_timeout(j) expires at the tick where jiffies reaches now+j.
-	r.eng().Schedule(&r.fqsEv, sim.Time(r.w.Jiffies(now)+int64(k.JiffiesTillFirstFQS))*r.w.Jiffy)
+	r.sleepUntilFQS(now, r.k().JiffiesTillFirstFQS)
 	r.ensureTick(now)
+}
+
+// sleepUntilFQS sleeps the kthread for j jiffies: a timeout of j expires at
+// the tick where jiffies reaches jiffies + j, and the kthread runs one
+// wake-up later. A timeout of 0 scans at once.
+func (r *RCU) sleepUntilFQS(now sim.Time, j int) {
+	at := now
+	if j > 0 {
+		at = r.atTick(r.w.Jiffies(now)+int64(j)) + r.wakeup()
+	}
+	r.eng().Schedule(&r.fqsEv, at)
 }
 
 func (r *RCU) ensureTick(now sim.Time) {
@@ -120,92 +151,74 @@ func (r *RCU) ensureTick(now sim.Time) {
 	}
 }
 
-// idle reports whether a CPU is in an extended quiescent state: nothing to
-// run, or its task blocked off-CPU.
-func (r *RCU) idle(c *cpu.Core) bool {
-	return !c.Running() || (c.Waiting() && c.BlockedState() == cpu.Sleep)
-}
-
-// fqs is the force-quiescent-state scan: idle CPUs are reported on their
-// behalf; CPUs still holding out are asked urgently once the GP is old.
+// fqs is one rcu_gp_fqs() scan. The first collects dyntick-idle snapshots
+// (dyntick_save_progress_counter: a CPU idle right now is reported); later
+// ones report a CPU that is idle or was idle since the snapshot
+// (rcu_implicit_dynticks_qs). Once the grace period is older than
+// jiffies_to_sched_qs, CPUs still holding out are asked urgently.
 func (r *RCU) fqs(now sim.Time) {
-	if !r.active {
+	if !r.active || r.ending {
 		return
 	}
+	first := r.scans == 0
+	r.scans++
+	r.Stats.FQSScans++
 	for i, c := range r.w.M.Cores {
-		if r.pending[i] && (r.idled[i] || r.idle(c)) {
-			r.report(i, now)
+		s := &r.cpus[i]
+		if !s.pending {
+			continue
+		}
+		switch {
+		case r.idle(c):
+			if r.w.percpu[i].rcuDepth > 0 {
+				panic(fmt.Sprintf("models: rcu: cpu %d is idle inside a read-side section", i))
+			}
+			r.report(i, now, true)
+		case !first && s.eqs:
+			// Idle since the snapshot: any reader it is in now began after.
+			r.report(i, now, true)
+		case first:
+			s.eqs = false
 		}
 	}
 	if !r.active {
 		return
 	}
-	k := &r.w.K
-	if now >= r.gpStart+sim.Time(k.JiffiesToSchedQS)*r.w.Jiffy {
+	k := r.k()
+	if now >= r.gpStart+sim.Time(k.JiffiesToSchedQS)*r.jiffy() {
 		r.urgent = true
 	}
-	r.eng().Schedule(&r.fqsEv, now+sim.Time(k.JiffiesTillNextFQS)*r.w.Jiffy)
+	r.sleepUntilFQS(now, k.JiffiesTillNextFQS)
 }
 
-// tick is the scheduling-clock interrupt on every CPU: CPUs notice the GP,
-// and ready callbacks are invoked in RCU softirq.
-func (r *RCU) tick(now sim.Time) {
-	if r.active {
-		for i := range r.pending {
-			if r.pending[i] {
-				r.noticed[i] = true
-			}
-		}
-	}
-	// RCU softirq is raised by a tick that finds callbacks whose grace
-	// period had already ended: a GP ending during this tick's own FQS
-	// waits for the next one.
-	keep := r.ready[:0]
-	for _, cb := range r.ready {
-		if cb.ready < now {
-			r.invoke(cb, now)
-		} else {
-			keep = append(keep, cb)
-		}
-	}
-	r.ready = keep
-	if r.active || len(r.ready) > 0 {
-		r.eng().Schedule(&r.tickEv, now+r.w.Jiffy)
-	}
-}
-
-func (r *RCU) invoke(cb callback, now sim.Time) {
-	r.Stats.Callbacks++
-	switch cb.kind {
-	case cbWake:
-		r.eng().Schedule(&r.wakeEv[cb.core.ID], now+r.w.M.Prof.Wakeup)
-	case cbFree, cbWork:
-		at := now
-		if cb.kind == cbWork {
-			at += r.w.M.Prof.Wakeup
-		}
-		r.Stats.Pending.Add(at, -float64(cb.bytes))
-		r.Stats.FreedBytes += cb.bytes
-	}
-}
-
-// report records cpu's quiescent state for the current GP.
-func (r *RCU) report(cpu int, now sim.Time) {
-	if !r.active || !r.pending[cpu] {
+// report clears cpu's bit for the current grace period. The last report
+// ends it: from a scan the kthread is already running; from a CPU's tick
+// rcu_report_qs_rsp() wakes it to clean up.
+func (r *RCU) report(cpu int, now sim.Time, byScan bool) {
+	s := &r.cpus[cpu]
+	if !r.active || r.ending || !s.pending {
 		return
 	}
-	if r.w.percpu[cpu].rcuDepth > 0 {
-		panic(fmt.Sprintf("models: rcu: quiescent state reported for cpu %d inside a read-side section", cpu))
-	}
-	r.pending[cpu] = false
+	s.pending = false
 	r.npending--
-	if r.npending == 0 {
-		r.endGP(now)
+	if r.npending > 0 {
+		return
 	}
+	if byScan {
+		r.endGP(now)
+		return
+	}
+	r.ending = true
+	r.eng().Unschedule(&r.fqsEv)
+	r.eng().Schedule(&r.endEv, now+r.wakeup())
 }
 
+// endGP is rcu_gp_cleanup: callbacks whose grace period this was become
+// ready on their CPUs (each CPU sees the end at its next tick); waiters of
+// rcu_normal_wake_from_gp are woken by the kthread itself; if more grace
+// periods were asked for, the kthread starts the next one without sleeping.
 func (r *RCU) endGP(now sim.Time) {
-	r.active = false
+	r.active, r.ending = false, false
 	r.gpDone = r.gpSeq
 	r.eng().Unschedule(&r.fqsEv)
 	r.Stats.GracePeriods++
@@ -213,49 +226,134 @@ func (r *RCU) endGP(now sim.Time) {
 	if r.Trace != nil {
 		r.Trace(r.gpSeq, r.gpStart, now)
 	}
-	keep := r.cbs[:0]
-	for _, cb := range r.cbs {
-		if cb.gp <= r.gpDone {
-			cb.ready = now
-			r.ready = append(r.ready, cb)
-		} else {
-			keep = append(keep, cb)
+	more := r.needMore
+	woken := 0
+	for i := range r.cpus {
+		s := &r.cpus[i]
+		n := 0
+		for n < s.nreg && s.waiting[n].gp <= r.gpDone {
+			cb := s.waiting[n]
+			n++
+			if cb.kind == cbWakeGP {
+				r.wakeFromGP(cb, now, &woken)
+				continue
+			}
+			cb.gpStart, cb.gpEnd = r.gpStart, now
+			s.ready = append(s.ready, cb)
 		}
+		s.waiting, s.nreg = s.waiting[n:], s.nreg-n
+		more = more || s.nreg > 0
 	}
-	r.cbs = keep
-	if len(r.ready) > 0 {
+	if more {
+		r.startGP(now)
+	}
+	r.ensureTickIfCallbacks(now)
+}
+
+func (r *RCU) ensureTickIfCallbacks(now sim.Time) {
+	if r.ncbs > 0 {
 		r.ensureTick(now)
 	}
-	if len(r.cbs) > 0 {
-		// The kthread is awake: the next GP starts at once.
-		r.starting = true
-		r.eng().Schedule(&r.startEv, now)
+}
+
+// tick is the scheduling-clock interrupt on every CPU whose tick runs: a
+// busy CPU, or an idle one with callbacks (rcu_needs_cpu keeps its tick).
+func (r *RCU) tick(now sim.Time) {
+	for i := range r.cpus {
+		r.cpuTick(i, now)
+	}
+	if r.active || r.starting || r.ncbs > 0 {
+		r.eng().Schedule(&r.tickEv, now+r.jiffy())
 	}
 }
 
-// contextSwitch is a quiescent state: the CPU's task blocks or finishes.
+// cpuTick follows rcu_sched_clock_irq: a tick taken from idle is a
+// quiescent state (rcu_qs), then rcu_core notices a new grace period
+// (setting cpu_no_qs, so that tick's own quiescent state does not count),
+// reports a quiescent state seen since, ties new callbacks to a grace period
+// and invokes those whose grace period has ended.
+func (r *RCU) cpuTick(i int, now sim.Time) {
+	s := &r.cpus[i]
+	idle := r.idle(r.w.M.Cores[i])
+	if idle && (len(s.waiting)+len(s.ready) == 0 || !r.fastNoHZTick(s, now)) {
+		return // dyntick-idle: no tick at all
+	}
+	if r.active && s.pending {
+		switch {
+		case !s.noticed:
+			s.noticed, s.qs = true, false
+		case idle || s.qs:
+			r.report(i, now, false)
+		}
+	}
+	r.register(i, now, false)
+	r.invokeReady(i, now)
+}
+
+// contextSwitch is a quiescent state: the CPU's task blocks or finishes and
+// the CPU goes idle.
 func (r *RCU) contextSwitch(c *cpu.Core, now sim.Time) {
-	if r.active {
-		r.idled[c.ID] = true
-		r.report(c.ID, now)
+	s := &r.cpus[c.ID]
+	if r.active && s.pending {
+		s.qs = s.qs || s.noticed
+		s.eqs = true
+	}
+	if r.k().FastNoHZ {
+		r.fastNoHZIdle(c.ID, now)
 	}
 }
 
-// boundary is called between two packets or operations of a running CPU.
+// rcuIdleGPDelay is RCU_IDLE_GP_DELAY: "Roughly one grace period."
+const rcuIdleGPDelay = 4
+
+// fastNoHZIdle is CONFIG_RCU_FAST_NO_HZ's rcu_needs_cpu() at idle entry:
+// ready callbacks are invoked at once (invoke_rcu_core), and otherwise the
+// tick stops until a multiple of RCU_IDLE_GP_DELAY jiffies:
+//
+//	dj = round_up(rcu_idle_gp_delay + jiffies,
+//		       rcu_idle_gp_delay) - jiffies;
+//
+// (rcu_prepare_for_idle accelerates nothing then: rcu_needs_cpu has just set
+// last_accelerate to jiffies.)
+func (r *RCU) fastNoHZIdle(cpu int, now sim.Time) {
+	s := &r.cpus[cpu]
+	j := r.w.Jiffies(now)
+	s.fastWake = (j + rcuIdleGPDelay + rcuIdleGPDelay - 1) / rcuIdleGPDelay * rcuIdleGPDelay
+	n := 0
+	for n < len(s.ready) && s.ready[n].gpEnd < now {
+		r.invoke(s.ready[n], now)
+		n++
+	}
+	s.ready = s.ready[n:]
+}
+
+// fastNoHZTick reports whether an idle CPU with callbacks takes this tick:
+// always without CONFIG_RCU_FAST_NO_HZ (rcu_needs_cpu keeps its tick), only
+// at the jiffy it asked for with it, after which it sleeps another
+// RCU_IDLE_GP_DELAY.
+func (r *RCU) fastNoHZTick(s *rcuCPU, now sim.Time) bool {
+	if !r.k().FastNoHZ {
+		return true
+	}
+	j := r.w.Jiffies(now)
+	if j < s.fastWake {
+		return false
+	}
+	s.fastWake = j + rcuIdleGPDelay
+	return true
+}
+
+// boundary is called between two packets or operations of a running CPU: a
+// quiescent state for a CPU running user code between operations, for one
+// in ksoftirqd (SoftirqQS), and for any once asked urgently (cond_resched).
 func (r *RCU) boundary(c *cpu.Core, now sim.Time) {
-	id := c.ID
-	if !r.active || !r.pending[id] {
+	s := &r.cpus[c.ID]
+	if !r.active || !s.pending || !s.noticed {
 		return
 	}
-	if r.urgent || (r.w.K.SoftirqQS && r.noticed[id]) || r.w.percpu[id].kind == userCore {
-		r.report(id, now)
+	if r.urgent || r.k().SoftirqQS || r.w.percpu[c.ID].kind == userCore {
+		s.qs = true
 	}
-}
-
-func (r *RCU) enqueue(cb callback, now sim.Time) {
-	cb.gp = r.gpSeq + 1
-	r.cbs = append(r.cbs, cb)
-	r.request(now)
 }
 
 // readUnlock ends a read-side section on cpu; expedited waiters may go.
@@ -273,8 +371,8 @@ func (r *RCU) serveExpedited(now sim.Time) {
 			keep = append(keep, e)
 			continue
 		}
-		at := max(now, e.at)
-		r.eng().Schedule(&r.wakeEv[e.core.ID], at+r.w.M.Prof.Wakeup)
+		at := max(now, e.at) + r.wakeup()
+		r.resume(e.core, KindExpedited, e.since, at)
 	}
 	r.exp = keep
 }
@@ -282,88 +380,29 @@ func (r *RCU) serveExpedited(now sim.Time) {
 // readersBefore reports whether some CPU is in a section begun before t.
 func (r *RCU) readersBefore(t sim.Time) bool {
 	for i := range r.w.percpu {
-		if r.w.percpu[i].rcuDepth > 0 && r.readFrom[i] <= t {
+		if r.w.percpu[i].rcuDepth > 0 && r.cpus[i].readFrom <= t {
 			return true
 		}
 	}
 	return false
 }
 
-// RCUReadLock is rcu_read_lock(): free, but not quiescent.
-type RCUReadLock struct{ W *World }
-
-// Exec implements cpu.Step.
-func (s *RCUReadLock) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
-	w := s.W
-	st := &w.percpu[c.ID]
-	if st.rcuDepth == 0 {
-		w.RCU.readFrom[c.ID] = c.Now()
+// anyBusy reports whether a CPU other than self is not idle: the expedited
+// grace period IPIs only those.
+func (r *RCU) anyBusy(self int) bool {
+	for i, c := range r.w.M.Cores {
+		if i != self && !r.idle(c) {
+			return true
+		}
 	}
-	st.rcuDepth++
-	return cpu.Next, c.Now()
+	return false
 }
 
-// RCUReadUnlock is rcu_read_unlock().
-type RCUReadUnlock struct{ W *World }
-
-// Exec implements cpu.Step.
-func (s *RCUReadUnlock) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
-	w := s.W
-	st := &w.percpu[c.ID]
-	if st.rcuDepth == 0 {
-		c.Fail("rcu_read_unlock without rcu_read_lock; pair them")
-		return cpu.Block, 0
-	}
-	st.rcuDepth--
-	if st.rcuDepth == 0 {
-		w.RCU.readUnlock(c.ID, c.Now())
-	}
-	return cpu.Next, c.Now()
-}
-
-// SynchronizeRCU blocks its caller until a grace period that starts after
-// the call has ended.
-type SynchronizeRCU struct {
-	W     *World
-	Label cpu.Label
-}
-
-// Exec implements cpu.Step.
-func (s *SynchronizeRCU) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
-	w := s.W
-	if !w.mayBlock(c, "synchronize_rcu") {
-		return cpu.Block, 0
-	}
-	now := c.Now()
-	w.sleep(c, now, s.Label)
-	if w.K.Expedited {
-		w.RCU.exp = append(w.RCU.exp, expWaiter{core: c, at: now + w.K.IPI, since: now})
-		w.RCU.serveExpedited(now)
-		return cpu.Block, 0
-	}
-	w.RCU.enqueue(callback{kind: cbWake, core: c}, now)
-	return cpu.Block, 0
-}
-
-// CallRCU is call_rcu (or kfree_rcu): the object is freed after a later grace
-// period, in RCU softirq. With Work it is queue_rcu_work: a kworker frees it.
-type CallRCU struct {
-	W     *World
-	Bytes int64
-	Work  bool
-}
-
-// Exec implements cpu.Step.
-func (s *CallRCU) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
-	w := s.W
-	now := c.Now()
-	kind := cbFree
-	if s.Work {
-		kind = cbWork
-	}
-	w.RCU.Stats.Pending.Add(now, float64(s.Bytes))
-	w.RCU.enqueue(callback{kind: kind, core: c, bytes: s.Bytes}, now)
-	return cpu.Next, now
+// resume wakes a task blocked in an RCU call at at and records the call's
+// latency.
+func (r *RCU) resume(c *cpu.Core, kind CallKind, from, at sim.Time) {
+	r.Stats.Calls[kind].Record(int64(at - from))
+	r.eng().Schedule(&r.wakeEv[c.ID], at)
 }
 
 // sleep blocks c off-CPU from time from, charging the wait to label. The

@@ -83,6 +83,12 @@ type RCUResult struct {
 	FreedBytes       int64   `json:"freed_bytes"`
 	PendingBytesMean float64 `json:"pending_bytes_mean"`
 	PendingBytesMax  float64 `json:"pending_bytes_max"`
+	FQSScans         uint64  `json:"fqs_scans"`
+	CallbacksPerGP   float64 `json:"callbacks_per_gp"`
+	// Calls is the latency of every kind of RCU call the workload made;
+	// Timeline the mean of each phase of its synchronize_rcu calls.
+	Calls    []RCUCallResult `json:"calls"`
+	Timeline []RCUPhase      `json:"timeline"`
 }
 
 // BatchResult is what a batch of operations took.
@@ -167,6 +173,7 @@ func (w *World) result(d *driver, spec RunSpec) *Result {
 		MaxGPMs:          float64(r.GPLatency.Max()) / float64(sim.Millisecond),
 		PendingBytesMean: r.Pending.Mean(now), PendingBytesMax: r.Pending.Max(),
 	}
+	w.RCU.fillResult(&res.RCU)
 	return res
 }
 

@@ -225,9 +225,7 @@ func (w *World) Run(spec RunSpec) (*Result, error) {
 		for _, l := range w.locks {
 			resetLockStats(l)
 		}
-		w.RCU.Stats.GracePeriods, w.RCU.Stats.Callbacks, w.RCU.Stats.FreedBytes = 0, 0, 0
-		w.RCU.Stats.GPLatency.Reset()
-		w.RCU.Stats.Pending.Reset(now)
+		w.RCU.Stats.reset(now)
 		w.lockWait = [LockWaitBuckets]uint64{}
 	}
 	if spec.Observe != nil && spec.SampleEvery > 0 {

@@ -419,24 +419,8 @@ func (p *Profile) field(key string) *sim.Time {
 func (c *checker) kernel(k *kernelRaw) {
 	kern := models.DefaultKernel()
 	if k != nil {
-		set := func(dst *int, src *int) {
-			if src != nil {
-				*dst = *src
-			}
-		}
-		set(&kern.HZ, k.HZ)
-		set(&kern.JiffiesTillFirstFQS, k.JiffiesTillFirstFQS)
-		set(&kern.JiffiesTillNextFQS, k.JiffiesTillNextFQS)
-		set(&kern.JiffiesToSchedQS, k.JiffiesToSchedQS)
-		if k.SoftirqQS != nil {
-			kern.SoftirqQS = *k.SoftirqQS
-		}
-		if k.Expedited != nil {
-			kern.Expedited = *k.Expedited
-		}
-		if k.IPI != "" {
-			kern.IPI = c.dur("kernel.ipi", []string{"[kernel]", keyNeedle("ipi")}, k.IPI, false, MaxStepTime).Time(1)
-		}
+		c.kernelPreset(k, &kern)
+		c.kernelOverrides(k, &kern)
 	}
 	a := []string{"[kernel]"}
 	hz := models.DefaultKernel()
@@ -458,11 +442,76 @@ func (c *checker) kernel(k *kernelRaw) {
 			c.fail("kernel."+f.key, append(a, keyNeedle(f.key)), "%d jiffies; give at most %d at hz = %d (%s)", f.v, most, kern.HZ, jiffiesWhy[f.key])
 		}
 	}
+	if kern.NrCPUIDs < 0 || kern.NrCPUIDs > cpu.MaxCPUs {
+		c.fail("kernel.nr_cpu_ids", append(a, keyNeedle("nr_cpu_ids")), "%d; give the number of possible CPUs, 1 to %d (0 takes the machine's)", kern.NrCPUIDs, cpu.MaxCPUs)
+	}
 	probe := kern
 	if err := models.CheckKernel(&probe); err != nil {
 		c.fail("kernel", a, "%v", err)
 	}
 	c.s.Kernel = kern
+}
+
+// kernelPreset applies the version's defaults and refuses a setting the
+// version does not have.
+func (c *checker) kernelPreset(k *kernelRaw, kern *models.Kernel) {
+	if k.Version == "" {
+		return
+	}
+	at := []string{"[kernel]", keyNeedle("version")}
+	p, err := models.FindPreset(k.Version)
+	if err != nil {
+		c.fail("kernel.version", at, "%s", strings.TrimPrefix(err.Error(), "kernel: "))
+		return
+	}
+	p.Apply(kern)
+	if k.Lazy != nil && *k.Lazy && !p.LazyAvail {
+		c.fail("kernel.lazy", []string{"[kernel]", keyNeedle("lazy")}, "kernel %s has no CONFIG_RCU_LAZY (6.2 and later); remove lazy or name a later version", p.Version)
+	}
+	if k.FastNoHZ != nil && *k.FastNoHZ && !p.FastNoHZAvail {
+		c.fail("kernel.fast_no_hz", []string{"[kernel]", keyNeedle("fast_no_hz")}, "kernel %s has no CONFIG_RCU_FAST_NO_HZ (removed in 5.17); remove fast_no_hz or name an earlier version", p.Version)
+	}
+}
+
+// kernelOverrides sets what the file gives one by one over the preset.
+func (c *checker) kernelOverrides(k *kernelRaw, kern *models.Kernel) {
+	set := func(dst *int, src *int) {
+		if src != nil {
+			*dst = *src
+		}
+	}
+	set(&kern.HZ, k.HZ)
+	set(&kern.NrCPUIDs, k.NrCPUIDs)
+	set(&kern.JiffiesTillFirstFQS, k.JiffiesTillFirstFQS)
+	set(&kern.JiffiesTillNextFQS, k.JiffiesTillNextFQS)
+	set(&kern.JiffiesToSchedQS, k.JiffiesToSchedQS)
+	flag := func(dst *bool, src *bool) {
+		if src != nil {
+			*dst = *src
+		}
+	}
+	flag(&kern.SoftirqQS, k.SoftirqQS)
+	flag(&kern.Expedited, k.Expedited)
+	flag(&kern.FastNoHZ, k.FastNoHZ)
+	flag(&kern.Lazy, k.Lazy)
+	if k.UseSoftirq != nil {
+		kern.RCUC = !*k.UseSoftirq
+	}
+	if k.WakeFromGP != nil {
+		kern.WakeFromGP = models.Off
+		if *k.WakeFromGP {
+			kern.WakeFromGP = models.On
+		}
+	}
+	if k.KfreeBatch != nil {
+		kern.Kfree = models.KfreePerObject
+		if *k.KfreeBatch {
+			kern.Kfree = models.KfreeBatch
+		}
+	}
+	if k.IPI != "" {
+		kern.IPI = c.dur("kernel.ipi", []string{"[kernel]", keyNeedle("ipi")}, k.IPI, false, MaxStepTime).Time(1)
+	}
 }
 
 // ops are the operation keys of a step, in the order they are reported.

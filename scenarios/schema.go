@@ -51,13 +51,20 @@ type profileRaw struct {
 }
 
 type kernelRaw struct {
+	Version             string `toml:"version"`
 	HZ                  *int   `toml:"hz"`
+	NrCPUIDs            *int   `toml:"nr_cpu_ids"`
 	JiffiesTillFirstFQS *int   `toml:"jiffies_till_first_fqs"`
 	JiffiesTillNextFQS  *int   `toml:"jiffies_till_next_fqs"`
 	JiffiesToSchedQS    *int   `toml:"jiffies_to_sched_qs"`
 	SoftirqQS           *bool  `toml:"softirq_qs"`
 	Expedited           *bool  `toml:"expedited"`
 	IPI                 string `toml:"ipi"`
+	WakeFromGP          *bool  `toml:"wake_from_gp"`
+	UseSoftirq          *bool  `toml:"use_softirq"`
+	FastNoHZ            *bool  `toml:"fast_no_hz"`
+	Lazy                *bool  `toml:"lazy"`
+	KfreeBatch          *bool  `toml:"kfree_batch"`
 }
 
 type lineRaw struct {

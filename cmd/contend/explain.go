@@ -173,27 +173,79 @@ func isLock(res *models.Result, name string) bool {
 }
 
 // writeRCUWhy explains time spent waiting for grace periods and memory
-// waiting to be freed.
+// waiting to be freed: the latency of each kind of RCU call, the timeline
+// of a typical synchronize_rcu phase by phase, and why.
 func writeRCUWhy(buf *bytes.Buffer, w *models.World, res *models.Result) {
 	r := res.RCU
 	if r.GracePeriods == 0 {
 		return
 	}
 	k := w.K
-	fmt.Fprintf(buf, "\nRCU: %d grace periods, %.3f ms on average (p99 %.3f ms); HZ=%d, first force-quiescent-state\n", r.GracePeriods, r.MeanGPMs, r.P99GPMs, k.HZ)
-	fmt.Fprintf(buf, "  scan after %d jiff%s (%.1f ms), then every %d.\n", k.JiffiesTillFirstFQS, map[bool]string{true: "y", false: "ies"}[k.JiffiesTillFirstFQS == 1], float64(k.JiffiesTillFirstFQS)*w.Jiffy.Seconds()*1e3, k.JiffiesTillNextFQS)
+	fmt.Fprintf(buf, "\nRCU (%s): %d grace periods, %.3f ms on average (p99 %.3f ms), %.2f callbacks each;\n", kernelName(k), r.GracePeriods, r.MeanGPMs, r.P99GPMs, r.CallbacksPerGP)
+	fmt.Fprintf(buf, "  first force-quiescent-state scan after %d jiff%s (%.1f ms), then every %d; %d scans.\n", k.JiffiesTillFirstFQS, map[bool]string{true: "y", false: "ies"}[k.JiffiesTillFirstFQS == 1], float64(k.JiffiesTillFirstFQS)*w.Jiffy.Seconds()*1e3, k.JiffiesTillNextFQS, r.FQSScans)
+	if len(r.Calls) > 0 {
+		tw := tabwriter.NewWriter(buf, 0, 4, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintf(tw, "  call\tcount\tmin ms\tmean ms\tp50 ms\tp99 ms\tmax ms\t\n")
+		for _, c := range r.Calls {
+			fmt.Fprintf(tw, "  %s\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t\n", c.Call, c.Count, c.MinUs/1e3, c.MeanUs/1e3, c.P50Us/1e3, c.P99Us/1e3, c.MaxUs/1e3)
+		}
+		tw.Flush()
+	}
+	if len(r.Timeline) > 0 {
+		fmt.Fprintf(buf, "timeline of a typical synchronize_rcu (mean of each phase):\n")
+		tw := tabwriter.NewWriter(buf, 0, 4, 2, ' ', 0)
+		for i, p := range r.Timeline {
+			fmt.Fprintf(tw, "  %s\t%8.3f ms\t%s\n", p.Phase, p.MeanUs/1e3, phaseWhy(k, i))
+		}
+		tw.Flush()
+	}
 	if b := res.Batch; b != nil {
 		for _, oc := range b.OffCPU {
 			if oc.Label != "synchronize_rcu" || b.Ops == 0 {
 				continue
 			}
-			fmt.Fprintf(buf, "why: every operation sleeps in synchronize_rcu for %.2f ms: it waits for a grace period that starts\n", 1e3*oc.Seconds/float64(b.Ops))
-			fmt.Fprintf(buf, "  after the call, whose callback runs at the tick after it ends and only then wakes the\n")
-			fmt.Fprintf(buf, "  caller, so the cost is set by jiffies, not by the CPU: utilization is %.1f%%. Deferring the free\n", 100*b.CPUUtil)
-			fmt.Fprintf(buf, "  (call_rcu, queue_rcu_work) removes the wait.\n")
+			fmt.Fprintf(buf, "why: every operation sleeps in synchronize_rcu for %.2f ms: the phases above are set by\n", 1e3*oc.Seconds/float64(b.Ops))
+			fmt.Fprintf(buf, "  jiffies, not by the CPU: utilization is %.1f%%. Deferring the free (call_rcu, kfree_rcu,\n", 100*b.CPUUtil)
+			fmt.Fprintf(buf, "  queue_rcu_work) removes the wait; synchronize_rcu_expedited shortens it to wake-ups and IPIs.\n")
 		}
 	}
 	if r.PendingBytesMax > 0 {
 		fmt.Fprintf(buf, "deferred frees: up to %.0f bytes waited for a grace period (%.0f on average), %d bytes freed.\n", r.PendingBytesMax, r.PendingBytesMean, r.FreedBytes)
 	}
+}
+
+func kernelName(k models.Kernel) string {
+	name := fmt.Sprintf("HZ=%d", k.HZ)
+	if k.Version != "" {
+		name = "kernel " + k.Version + ", " + name
+	}
+	if k.FastNoHZ {
+		name += ", CONFIG_RCU_FAST_NO_HZ"
+	}
+	return name
+}
+
+// phaseWhy says where phase i of a synchronize_rcu comes from under k.
+func phaseWhy(k models.Kernel, i int) string {
+	switch models.Phase(i) {
+	case models.PhaseStart:
+		switch {
+		case k.WakeFromGP == models.On:
+			return "start_poll_synchronize_rcu wakes the grace-period kthread at once"
+		case k.FastNoHZ:
+			return "the caller's idle CPU sleeps to a multiple of 4 jiffies, whose tick asks for it"
+		}
+		return "the caller CPU's next tick asks for it (rcu_pending), then the kthread wakes"
+	case models.PhaseGP:
+		return fmt.Sprintf("FQS scans after %d jiffies, then every %d, until every CPU reported", k.JiffiesTillFirstFQS, k.JiffiesTillNextFQS)
+	case models.PhaseInvoke:
+		switch {
+		case k.WakeFromGP == models.On:
+			return "the kthread completes the caller in rcu_gp_cleanup"
+		case k.RCUC:
+			return "the caller CPU's next tick wakes its rcuc kthread"
+		}
+		return "the caller CPU's next tick runs the callback in RCU softirq"
+	}
+	return "the scheduler wakes the caller"
 }

@@ -1,0 +1,242 @@
+package models_test
+
+import (
+	"fmt"
+	"testing"
+
+	"contend/cpu"
+	"contend/models"
+	"contend/sim"
+)
+
+// Hand-derived timelines of one synchronize_rcu on an otherwise idle
+// machine, from kernel/rcu/tree.c. With Wakeup w (5 µs) and jiffy J, a call
+// at jJ + x (0 < x < J) on the default callback path goes:
+//
+//   - call_rcu(wakeme_after_rcu) asks for nothing itself: __call_rcu_core
+//     starts a grace period only past qhimark callbacks;
+//   - tick j+1 on the caller's CPU (idle, but rcu_needs_cpu keeps its tick):
+//     rcu_pending "Has RCU gone idle with this CPU needing another grace
+//     period?" -> rcu_core -> rcu_start_this_gp -> the kthread runs w later
+//     and rcu_gp_init;
+//   - swait_event_idle_timeout_exclusive(..., jiffies_till_first_fqs = f)
+//     expires at tick j+1+f; the kthread runs w later and its first scan
+//     (dyntick_save_progress_counter) finds every CPU idle: the grace
+//     period ends;
+//   - tick j+2+f on the caller's CPU: rcu_core sees the end, rcu_do_batch
+//     runs wakeme_after_rcu; the caller runs w later.
+//
+// So the call takes (2+f)J - x + w, the grace period fJ.
+func idleKernel(hz int) models.Kernel {
+	k := models.DefaultKernel()
+	k.HZ = hz
+	return k
+}
+
+// idleProfile is testProfile with n CPUs.
+func idleProfile(n int) cpu.Profile {
+	p := testProfile(cpu.NoJitter)
+	p.CoresPerSocket = n
+	return p
+}
+
+// oneSync runs a single synchronize_rcu on CPU 0 after d of work, with the
+// given flood on other CPUs, and returns its latency and the grace period's.
+func oneSync(t *testing.T, k models.Kernel, ncpus int, d sim.Time, f *models.Flood) (call, gp sim.Time) {
+	t.Helper()
+	w := newWorld(t, idleProfile(ncpus), 1, k)
+	p := &cpu.Program{Name: "tc", Steps: []cpu.Step{compute(w, "tc", d), &models.SynchronizeRCU{W: w, Label: w.M.Label("synchronize_rcu")}}}
+	if f != nil {
+		f.Program = floodProgram(w)
+	}
+	res, err := w.Run(models.RunSpec{Flood: f, Batch: &models.Batch{CPU: 0, Program: p, Ops: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.RCU.Calls) != 1 || res.RCU.Calls[0].Count != 1 || res.RCU.GracePeriods < 1 {
+		t.Fatalf("calls %+v, %d grace periods; want one synchronize_rcu and a grace period", res.RCU.Calls, res.RCU.GracePeriods)
+	}
+	c := res.RCU.Calls[0]
+	return sim.FromNanoseconds(c.MeanUs * 1e3), sim.FromNanoseconds(res.RCU.MeanGPMs * 1e6)
+}
+
+// floodProgram is packet processing in the kernel: readers of 300 ns.
+func floodProgram(w *models.World) *cpu.Program {
+	return &cpu.Program{Name: "rx", Steps: []cpu.Step{
+		compute(w, "rx", 200*sim.Nanosecond),
+		&models.RCUReadLock{W: w}, compute(w, "classify", 300*sim.Nanosecond), &models.RCUReadUnlock{W: w},
+	}}
+}
+
+func wantTime(t *testing.T, what string, got, want sim.Time) {
+	t.Helper()
+	if got != want {
+		t.Errorf("%s: %v, want %v", what, got, want)
+	}
+}
+
+// A call just before a tick saves almost a jiffy over one just after: the
+// tick that starts the grace period comes at once.
+func TestSyncJustBeforeVersusAfterTick(t *testing.T) {
+	const J = 4 * sim.Millisecond // HZ=250, f = 1
+	w := 5 * sim.Microsecond
+	eps := 10 * sim.Microsecond
+	before, gp := oneSync(t, idleKernel(250), 4, J-eps, nil)
+	wantTime(t, "call 10 µs before tick 1", before, 3*J-(J-eps)+w) // 2J + ε + w
+	wantTime(t, "its grace period", gp, J)
+	after, _ := oneSync(t, idleKernel(250), 4, J+eps, nil)
+	wantTime(t, "call 10 µs after tick 1", after, 4*J-(J+eps)+w) // 3J - ε + w
+}
+
+// 4 CPUs versus 256: nr_cpu_ids / RCU_JIFFIES_FQS_DIV adds a jiffy to both
+// FQS delays at 256, so the first scan comes a jiffy later.
+func TestSyncFQSDefaultsByCPUCount(t *testing.T) {
+	const J = 4 * sim.Millisecond
+	w := 5 * sim.Microsecond
+	x := 100 * sim.Nanosecond
+	for _, tc := range []struct {
+		ncpus, f int
+	}{{4, 1}, {255, 1}, {256, 2}} {
+		call, gp := oneSync(t, idleKernel(250), tc.ncpus, x, nil)
+		wantTime(t, fmt.Sprintf("%d CPUs: call", tc.ncpus), call, sim.Time(2+tc.f)*J-x+w)
+		wantTime(t, fmt.Sprintf("%d CPUs: grace period", tc.ncpus), gp, sim.Time(tc.f)*J)
+	}
+}
+
+// All other CPUs busy in the kernel: they notice the grace period at the
+// first tick after it starts (j+2, the same tick as the first scan, which
+// finds them not idle), pass a quiescent state between packets
+// (rcu_softirq_qs), and report it at the next tick, j+3. The last report
+// wakes the kthread (rcu_report_qs_rsp), which ends the grace period w
+// later; the caller's callback runs at tick j+4. Without softirq quiescent
+// states they report only once asked urgently: jiffies_to_sched_qs is
+// max(1 + 2·1, HZ/10) = 25 jiffies, so the scan at tick j+1+25 sets
+// rcu_urgent_qs, the next packet boundary is a quiescent state (cond_resched)
+// reported at tick j+27, and the callback runs at j+28.
+func TestSyncIdleVersusBusy(t *testing.T) {
+	const J = 4 * sim.Millisecond
+	w := 5 * sim.Microsecond
+	x := 100 * sim.Nanosecond
+	busy := func() *models.Flood { return &models.Flood{CPUs: []int{1, 2, 3}} }
+	idle, _ := oneSync(t, idleKernel(250), 4, x, nil)
+	wantTime(t, "idle machine", idle, 3*J-x+w)
+	call, gp := oneSync(t, idleKernel(250), 4, x, busy())
+	wantTime(t, "busy machine: call", call, 4*J-x+w)
+	wantTime(t, "busy machine: grace period", gp, 2*J)
+	k := idleKernel(250)
+	k.SoftirqQS = false
+	call, _ = oneSync(t, k, 4, x, busy())
+	wantTime(t, "busy machine without softirq quiescent states", call, 28*J-x+w)
+}
+
+// Back-to-back calls phase-lock to the tick: each starts w after the tick
+// that woke the previous one, so each takes exactly (2+f) jiffies.
+func TestBackToBackIdle(t *testing.T) {
+	for _, tc := range []struct {
+		hz    int
+		perOp sim.Time
+	}{
+		{100, 30 * sim.Millisecond}, {250, 12 * sim.Millisecond}, {1000, 5 * sim.Millisecond},
+	} {
+		res := backToBack(t, idleKernel(tc.hz), 4, 20)
+		if got := sim.FromNanoseconds(res.Batch.MeanOpUs * 1e3); !within(float64(got), float64(tc.perOp), 0.001) {
+			t.Errorf("HZ=%d: %v an operation, want %v", tc.hz, got, tc.perOp)
+		}
+	}
+}
+
+func backToBack(t *testing.T, k models.Kernel, ncpus int, ops int64) *models.Result {
+	t.Helper()
+	w := newWorld(t, idleProfile(ncpus), 1, k)
+	p := &cpu.Program{Name: "tc", Steps: []cpu.Step{compute(w, "tc", 100*sim.Nanosecond), &models.SynchronizeRCU{W: w, Label: w.M.Label("synchronize_rcu")}}}
+	res, err := w.Run(models.RunSpec{Batch: &models.Batch{CPU: 0, Program: p, Ops: ops}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// CONFIG_RCU_FAST_NO_HZ (seed 002's 5.2 at HZ=1000): the caller's idle CPU
+// stops its tick until a multiple of RCU_IDLE_GP_DELAY (4) jiffies. A call
+// w after tick 4m waits for tick 4m+4 to ask for the grace period, whose
+// first scan is at 4m+4+3; the CPU next wakes at 4m+8, invokes the callback
+// and the caller runs: 8 jiffies an operation.
+func TestSyncFastNoHZ(t *testing.T) {
+	k := idleKernel(1000)
+	k.FastNoHZ = true
+	res := backToBack(t, k, 8, 20)
+	if got := sim.FromNanoseconds(res.Batch.MeanOpUs * 1e3); !within(float64(got), float64(8*sim.Millisecond), 0.001) {
+		t.Errorf("%v an operation, want 8 ms", got)
+	}
+}
+
+// rcu_normal_wake_from_gp: start_poll_synchronize_rcu wakes the kthread at
+// once, the first scan is at the next tick (f = 1 at HZ=250) and the kthread
+// completes the caller in rcu_gp_cleanup: w after the tick plus the
+// caller's own wake-up. Back to back, each call ends 2w after a tick and
+// the next asks within that jiffy: one jiffy an operation.
+func TestSyncWakeFromGP(t *testing.T) {
+	k := idleKernel(250)
+	k.WakeFromGP = models.On
+	const J = 4 * sim.Millisecond
+	w := 5 * sim.Microsecond
+	x := 100 * sim.Nanosecond
+	call, gp := oneSync(t, k, 4, x, nil)
+	wantTime(t, "call", call, J+2*w-x)
+	wantTime(t, "grace period", gp, J-x) // kthread at x+w, scan at J+w
+	res := backToBack(t, k, 4, 20)
+	if got := sim.FromNanoseconds(res.Batch.MeanOpUs * 1e3); !within(float64(got), float64(J), 0.001) {
+		t.Errorf("back to back: %v an operation, want %v", got, J)
+	}
+	// Auto (6.17) is on up to 16 CPUs, off above.
+	k.WakeFromGP = models.Auto
+	small, _ := oneSync(t, k, 16, x, nil)
+	large, _ := oneSync(t, k, 17, x, nil)
+	wantTime(t, "auto on 16 CPUs", small, J+2*w-x)
+	wantTime(t, "auto on 17 CPUs", large, 3*J-x+w)
+}
+
+// synchronize_rcu_expedited: a worker is woken, IPIs the busy CPUs, each
+// reports at once outside a reader, and the caller is woken: 2w + IPI,
+// whatever the tick.
+func TestSyncExpedited(t *testing.T) {
+	k := idleKernel(250)
+	k.Expedited = true
+	w := 5 * sim.Microsecond
+	x := 100 * sim.Nanosecond
+	call, _ := oneSyncCalls(t, k, x, nil)
+	wantTime(t, "idle machine (no IPI)", call, 2*w)
+	call, _ = oneSyncCalls(t, k, x, &models.Flood{CPUs: []int{1}})
+	if call < 2*w+k.IPI || call > 2*w+k.IPI+300*sim.Nanosecond {
+		t.Errorf("busy machine: %v, want 2w + IPI (%v) plus at most the rest of a 300 ns reader", call, 2*w+k.IPI)
+	}
+}
+
+func oneSyncCalls(t *testing.T, k models.Kernel, d sim.Time, f *models.Flood) (sim.Time, *models.Result) {
+	t.Helper()
+	w := newWorld(t, idleProfile(4), 1, k)
+	p := &cpu.Program{Name: "tc", Steps: []cpu.Step{compute(w, "tc", d), &models.SynchronizeRCU{W: w, Label: w.M.Label("synchronize_rcu")}}}
+	if f != nil {
+		f.Program = floodProgram(w)
+	}
+	res, err := w.Run(models.RunSpec{Flood: f, Batch: &models.Batch{CPU: 0, Program: p, Ops: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sim.FromNanoseconds(res.RCU.Calls[0].MeanUs * 1e3), res
+}
+
+// The timeline of a call adds up to its latency, phase by phase.
+func TestSyncTimelinePhases(t *testing.T) {
+	const J = 4 * sim.Millisecond
+	w := 5 * sim.Microsecond
+	x := 100 * sim.Nanosecond
+	_, res := oneSyncCalls(t, idleKernel(250), x, nil)
+	want := []sim.Time{J - x + w, J, J - w, w}
+	if len(res.RCU.Timeline) != len(want) {
+		t.Fatalf("timeline %+v", res.RCU.Timeline)
+	}
+	for i, p := range res.RCU.Timeline {
+		wantTime(t, p.Phase, sim.FromNanoseconds(p.MeanUs*1e3), want[i])
+	}
+}
