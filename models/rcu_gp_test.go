@@ -240,3 +240,57 @@ func TestSyncTimelinePhases(t *testing.T) {
 		wantTime(t, p.Phase, sim.FromNanoseconds(p.MeanUs*1e3), want[i])
 	}
 }
+
+// sweepRun runs calls synchronize_rcu on CPU 0 of an idle ncpus machine,
+// each after a uniformly random 0..1 jiffy of work, so calls land at every
+// phase of the tick; it returns their latency distribution.
+func sweepRun(t *testing.T, k models.Kernel, ncpus int, calls int64) models.RCUCallResult {
+	t.Helper()
+	w := newWorld(t, idleProfile(ncpus), 7, k)
+	J := sim.Second / sim.Time(k.HZ)
+	p := &cpu.Program{Name: "tc", Steps: []cpu.Step{
+		&randCompute{label: w.M.Label("tc"), short: J, long: J, longOneInN: 1},
+		&models.SynchronizeRCU{W: w, Label: w.M.Label("synchronize_rcu")},
+	}}
+	res, err := w.Run(models.RunSpec{Batch: &models.Batch{CPU: 0, Program: p, Ops: calls}, Limit: 1000 * sim.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.RCU.Calls[0]
+}
+
+// The idle-machine sweep: over HZ and CPU counts, synchronize_rcu on the
+// callback path takes (2+f)J - x + w for a call x into its jiffy (see
+// idleKernel), so min (1+f)J + w, mean (1.5+f)J + w, max (2+f)J + w, with
+// f = RCU_JIFFIES_TILL_FORCE_QS + nr_cpu_ids/256. The log is the table
+// (go test ./models -run TestIdleSyncSweep -v); rcu_normal_wake_from_gp
+// (6.17's default up to 16 CPUs) is shown next to it.
+func TestIdleSyncSweep(t *testing.T) {
+	const calls = 400
+	w := 5 * sim.Microsecond
+	ms := func(us float64) float64 { return us / 1e3 }
+	t.Logf("%4s %5s %2s | %-26s | %-26s", "HZ", "CPUs", "f", "callback path min/mean/max ms", "wake_from_gp min/mean/max ms")
+	for _, hz := range []int{100, 250, 1000} {
+		for _, n := range []int{4, 16, 64, 128, 256} {
+			k := idleKernel(hz)
+			J := sim.Second / sim.Time(hz)
+			f := sim.Time(1 + b2i(hz > 250) + b2i(hz > 500) + n/256)
+			c := sweepRun(t, k, n, calls)
+			lo, mean, hi := (1+f)*J+w, (3+2*f)*J/2+w, (2+f)*J+w
+			us := func(d sim.Time) float64 { return d.Nanoseconds() / 1e3 }
+			if c.MinUs < us(lo)-1e-3 || c.MaxUs > us(hi)+1e-3 || c.MinUs > us(lo+J/20) || c.MaxUs < us(hi-J/20) || !within(c.MeanUs, us(mean), 0.03) {
+				t.Errorf("HZ=%d, %d CPUs: min/mean/max %.3f/%.3f/%.3f ms; want within [%.3f, %.3f] ms, mean %.3f", hz, n, ms(c.MinUs), ms(c.MeanUs), ms(c.MaxUs), ms(us(lo)), ms(us(hi)), ms(us(mean)))
+			}
+			k.WakeFromGP = models.On
+			g := sweepRun(t, k, n, calls)
+			t.Logf("%4d %5d %2d | %7.3f %7.3f %7.3f     | %7.3f %7.3f %7.3f", hz, n, f, ms(c.MinUs), ms(c.MeanUs), ms(c.MaxUs), ms(g.MinUs), ms(g.MeanUs), ms(g.MaxUs))
+		}
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

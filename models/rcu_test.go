@@ -150,13 +150,18 @@ func (s *randCompute) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
 // either HZ, so grace periods must wait for them.
 func TestRCUSafety(t *testing.T) {
 	kernels := map[string]func(*models.Kernel){
-		"hz250":      func(*models.Kernel) {},
-		"hz1000":     func(k *models.Kernel) { k.HZ = 1000 },
-		"no-softirq": func(k *models.Kernel) { k.SoftirqQS = false },
-		"expedited":  func(k *models.Kernel) { k.Expedited = true },
+		"hz250":        func(*models.Kernel) {},
+		"hz1000":       func(k *models.Kernel) { k.HZ = 1000 },
+		"no-softirq":   func(k *models.Kernel) { k.SoftirqQS = false },
+		"expedited":    func(k *models.Kernel) { k.Expedited = true },
+		"fast-no-hz":   func(k *models.Kernel) { k.HZ, k.FastNoHZ = 1000, true },
+		"wake-from-gp": func(k *models.Kernel) { k.WakeFromGP = models.On },
+		"rcuc":         func(k *models.Kernel) { k.RCUC = true },
+		"lazy":         func(k *models.Kernel) { k.Lazy, k.LazyFlush = true, 20*sim.Millisecond },
+		"kfree-5.2":    func(k *models.Kernel) { k.Kfree = models.KfreePerObject },
 	}
-	modes := []string{"synchronize_rcu", "call_rcu", "queue_rcu_work"}
-	for _, kname := range []string{"hz250", "hz1000", "no-softirq", "expedited"} {
+	modes := []string{"synchronize_rcu", "call_rcu", "queue_rcu_work", "kfree_rcu"}
+	for _, kname := range []string{"hz250", "hz1000", "no-softirq", "expedited", "fast-no-hz", "wake-from-gp", "rcuc", "lazy", "kfree-5.2"} {
 		for _, mode := range modes {
 			for _, openLoop := range []bool{false, true} {
 				for seed := uint64(1); seed <= 3; seed++ {
@@ -196,7 +201,7 @@ func checkRCUSafety(t *testing.T, k models.Kernel, mode string, openLoop bool, s
 		if !k.SoftirqQS {
 			ops = 150000
 		}
-		steps = append(steps, probe(mon.callRCU), &models.CallRCU{W: w, Bytes: 1, Work: mode == "queue_rcu_work"})
+		steps = append(steps, probe(mon.callRCU), &models.CallRCU{W: w, Bytes: 1, Work: mode == "queue_rcu_work", Kfree: mode == "kfree_rcu"})
 	}
 	f := &models.Flood{CPUs: []int{1, 2, 3}, Program: readers}
 	if openLoop {
