@@ -61,22 +61,55 @@ func (s *Scenario) Current(se *Series) (map[string]float64, error) {
 
 // Bounds returns the range a free parameter of se may take: an overlap is a
 // fraction in [0, 1]; a latency is positive and below the profile's memory
-// latency (a cache line never costs more than DRAM; memory itself is
-// bounded at 1 µs); a param is positive and at most 100 times its value as
-// written (or 1 µs).
+// latency (a cache line does not cost more than DRAM), unless the file
+// already gives more (a ping-pong between sockets, or in a guest, can);
+// memory itself stays below 1 µs; a param is positive and at most 100 times
+// its value as written (or 1 µs).
 func (s *Scenario) Bounds(se *Series, free string) (lo, hi float64) {
-	pr := s.Profiles[se.Profile]
+	const least = 1e-3 // ns: positive, and far below any latency
+	cur, _ := s.Current(&Series{Profile: se.Profile, Params: se.Params, Free: []string{free}})
 	field, isProfile := strings.CutPrefix(free, "profile.")
 	switch {
 	case free == "profile.atomic_overlap":
 		return 0, 1
 	case isProfile && field == "memory":
-		return 1e-3, 1000
+		return least, 1000
 	case isProfile:
-		return 1e-3, math.Max(pr.Memory.Nanoseconds(), 1e-3)
+		return least, math.Max(s.Profiles[se.Profile].Memory.Nanoseconds(), cur[free])
 	}
-	cur, _ := s.Current(&Series{Profile: se.Profile, Params: se.Params, Free: []string{free}})
-	return 1e-3, math.Max(100*cur[free], 1000)
+	return least, math.Max(100*cur[free], 1000)
+}
+
+// boundMap maps the real line onto [lo, hi] with a logistic function, of
+// the logarithm when log is set.
+type boundMap struct {
+	lo, hi float64
+	log    bool
+}
+
+func (b boundMap) scale(v float64) float64 {
+	if b.log {
+		return math.Log(v)
+	}
+	return v
+}
+
+// to returns the point of the real line for v, nudged inside the bounds.
+func (b boundMap) to(v float64) float64 {
+	lo, hi := b.scale(b.lo), b.scale(b.hi)
+	p := (b.scale(min(max(v, b.lo), b.hi)) - lo) / (hi - lo)
+	p = min(max(p, 1e-6), 1-1e-6)
+	return math.Log(p / (1 - p))
+}
+
+// from returns the value at x.
+func (b boundMap) from(x float64) float64 {
+	lo, hi := b.scale(b.lo), b.scale(b.hi)
+	v := lo + (hi-lo)/(1+math.Exp(-x))
+	if b.log {
+		return min(max(math.Exp(v), b.lo), b.hi)
+	}
+	return v
 }
 
 // Fit adjusts se's free parameters to its calibrate points (least squares on
@@ -98,20 +131,20 @@ func (s *Scenario) Fit(se *Series, seed int64, run Runner) (map[string]float64, 
 	if len(cal.Refs) == 0 || len(se.Free) == 0 {
 		return start, nil, fmt.Errorf("series %s: nothing to fit: it needs free parameters and calibrate points", se.Name)
 	}
-	// Search in log space: every parameter is positive, and a step is then a
-	// relative change whatever the parameter's scale.
+	// Search an unbounded space mapped onto each parameter's bounds, in
+	// logarithms for the positive ones so that a step is a relative change
+	// whatever the parameter's scale: the optimizer cannot leave the bounds.
+	maps := make([]boundMap, len(se.Free))
 	x0 := make([]float64, len(se.Free))
 	for i, f := range se.Free {
-		x0[i] = math.Log(math.Max(start[f], 1e-6))
+		lo, hi := s.Bounds(se, f)
+		maps[i] = boundMap{lo: lo, hi: hi, log: f != "profile.atomic_overlap"}
+		x0[i] = maps[i].to(start[f])
 	}
 	over := func(x []float64) map[string]float64 {
 		m := map[string]float64{}
 		for i, f := range se.Free {
-			v := math.Exp(x[i])
-			if f == "profile.atomic_overlap" {
-				v = math.Min(v, 1)
-			}
-			m[f] = v
+			m[f] = maps[i].from(x[i])
 		}
 		return m
 	}

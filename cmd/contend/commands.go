@@ -5,7 +5,9 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -383,6 +385,7 @@ func cmdFit(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("fit", &o, stderr, "text")
 	profileFlag(fs, &o)
 	seriesName := fs.String("series", "", "only this series")
+	write := fs.String("write", "", "write a copy of the scenario with the fitted values to `FILE` (never the input)")
 	if err := parse(fs, &o, args); err != nil {
 		return err
 	}
@@ -392,6 +395,12 @@ func cmdFit(args []string, stdout, stderr io.Writer) error {
 	s, err := load(fs.Arg(0), &o)
 	if err != nil {
 		return err
+	}
+	var src []byte
+	if *write != "" {
+		if src, err = scenarioSource(fs.Arg(0), *write); err != nil {
+			return err
+		}
 	}
 	prog := progress(&o, "fit")
 	var buf bytes.Buffer
@@ -410,8 +419,33 @@ func cmdFit(args []string, stdout, stderr io.Writer) error {
 		for _, r := range rows {
 			fmt.Fprintf(&buf, "  %-9s %-16s %s=%s %-32s measured %s predicted %s (%s%%)\n", r.Role, r.Variant, r.Axis, num(r.X), r.Metric, fixed(r.Measured), fixed(r.Predicted), signed(r.ErrorPct, 1))
 		}
+		if src != nil {
+			if src, err = s.WriteFitted(src, se, best, rows); err != nil {
+				return err
+			}
+		}
+	}
+	if src != nil {
+		if err := writeAtomic(*write, src); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "fit: wrote %s\n", *write)
 	}
 	return emit(&o, stdout, &buf)
+}
+
+// scenarioSource returns the text of the scenario arg names, refusing to
+// let out overwrite it.
+func scenarioSource(arg, out string) ([]byte, error) {
+	if !strings.HasSuffix(arg, ".toml") && !strings.ContainsRune(arg, os.PathSeparator) {
+		return fs.ReadFile(scenarios.Builtin(), arg+".toml")
+	}
+	if a, err := os.Stat(arg); err == nil {
+		if b, err := os.Stat(out); err == nil && os.SameFile(a, b) {
+			return nil, fmt.Errorf("--write %s is the scenario itself; fit never overwrites its input, write a copy", out)
+		}
+	}
+	return os.ReadFile(arg)
 }
 
 func countRole(rows []scenarios.Row, role string) int {
