@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"contend/internal/atomicfile"
 	"contend/models"
 	"contend/scenarios"
 )
@@ -317,34 +318,10 @@ func writeAtomic(path string, data []byte) error {
 	if err := checkOut(path); err != nil {
 		return err // replaced by something else while the run went on
 	}
-	if err := writeRename(path, data); err != nil {
+	if err := atomicfile.Write(path, data); err != nil {
 		return fmt.Errorf("-o %s: %w", path, unwrapPath(err))
 	}
 	return nil
-}
-
-func writeRename(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	// CreateTemp makes the file 0600; a report should be as readable as one
-	// written by a shell redirection.
-	err = tmp.Chmod(0o644)
-	if err == nil {
-		_, err = tmp.Write(data)
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
 
 func writeJSON(buf *bytes.Buffer, v any) error {
