@@ -105,7 +105,10 @@ func (f *Figure) addCurves(s *scenarios.Scenario, g *grid, c curve) error {
 	p := newPlot(axisLabel(g.se.Axis), c.ylabel)
 	switch {
 	case c.logX:
-		p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
+		p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, inRange{plot.LogTicks{Prec: -1}}
+		if len(g.xs) <= 6 {
+			p.X.Tick.Marker = atValues(g.xs)
+		}
 	case powersOfTwo(g.xs):
 		// CPU counts 1, 2, 4, ... 16: equal steps, each point labelled.
 		p.X.Scale = plot.LogScale{}
@@ -114,7 +117,7 @@ func (f *Figure) addCurves(s *scenarios.Scenario, g *grid, c curve) error {
 		p.X.Tick.Marker = atValues(g.xs)
 	}
 	if c.logY {
-		p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
+		p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, inRange{plot.LogTicks{Prec: -1}}
 	}
 	for vi, v := range g.variants {
 		xys, errs := make(plotter.XYs, len(g.xs)), make(plotter.YErrors, len(g.xs))
@@ -197,6 +200,20 @@ func powersOfTwo(xs []float64) bool {
 	return len(xs) >= 3
 }
 
+// inRange drops the ticks a Ticker returns outside the axis: LogTicks
+// labels the next power of ten, and its label would push the data down.
+type inRange struct{ plot.Ticker }
+
+func (r inRange) Ticks(lo, hi float64) []plot.Tick {
+	var out []plot.Tick
+	for _, t := range r.Ticker.Ticks(lo, hi) {
+		if t.Value >= lo && t.Value <= hi {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
 // atValues puts a labelled tick at each x.
 func atValues(xs []float64) plot.ConstantTicks {
 	ticks := make(plot.ConstantTicks, len(xs))
@@ -220,7 +237,7 @@ func variantIndex(s *scenarios.Scenario, v string) int {
 func axisLabel(axis string) string {
 	switch axis {
 	case "cores":
-		return "CPUs receiving packets"
+		return "CPUs"
 	case "rx_queues":
 		return "RX queues (one CPU each)"
 	case "threads":
@@ -234,14 +251,15 @@ func axisLabel(axis string) string {
 func num(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
 
 // throughputOf is the metric a series' scaling figure draws: the
-// throughput its references quote, else per-core Mpps.
+// throughput its references quote, else the total, whose rise and fall is
+// what a prediction of contention shows.
 func throughputOf(se *scenarios.Series) (metric, unit string) {
 	for _, r := range se.Refs {
 		if strings.HasPrefix(r.Metric, "throughput") && r.Axis == se.Axis {
 			return r.Metric, r.Unit
 		}
 	}
-	return "throughput_per_core", "Mpps"
+	return "throughput", "Mpps"
 }
 
 func scaling(s *scenarios.Scenario, series []*scenarios.Series, o Options) (*Figure, error) {
@@ -255,8 +273,8 @@ func scaling(s *scenarios.Scenario, series []*scenarios.Series, o Options) (*Fig
 			return nil, err
 		}
 		metric, unit := throughputOf(se)
-		label := map[string]string{"throughput_per_core": "per CPU", "throughput": "total"}[metric]
-		if err := f.addCurves(s, g, curve{metric: metric, unit: unit, ylabel: fmt.Sprintf("throughput %s (%s)", label, unit), refs: true}); err != nil {
+		label := map[string]string{"throughput_per_core": "throughput per CPU", "throughput": "total throughput"}[metric]
+		if err := f.addCurves(s, g, curve{metric: metric, unit: unit, ylabel: fmt.Sprintf("%s (%s)", label, unit), refs: true}); err != nil {
 			return nil, err
 		}
 		if len(series) > 1 {
@@ -270,7 +288,7 @@ func insertion(s *scenarios.Scenario, series []*scenarios.Series, o Options) (*F
 	if s.Workload.Kind == "flood" {
 		return nil, fmt.Errorf("%s: insertion draws a batch of control-plane operations; its workload is a flood (try --kind scaling)", s.Name)
 	}
-	f := &Figure{Kind: "insertion", Header: curveHeader, panelH: 1.5 * vg.Inch, sharedX: true}
+	f := &Figure{Kind: "insertion", Header: curveHeader, panelH: 1.5 * vg.Inch}
 	for _, se := range series {
 		if se.Axis != "filters" {
 			return nil, fmt.Errorf("%s: series %s runs over %s; insertion draws a series over filters", s.Name, se.Name, se.Axis)

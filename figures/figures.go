@@ -43,15 +43,13 @@ type Options struct {
 
 // Figure is a drawn figure and the table behind it.
 type Figure struct {
-	Kind   string
-	Header []string
-	Rows   [][]string
-	panels []*plot.Plot // stacked top to bottom, x axes aligned
-	legend []entry
-	scale  *plot.Plot // heatmap: the colour scale, under the panels
-	panelH vg.Length
-	// sharedX: the panels share one x axis, labelled once at the bottom.
-	sharedX bool
+	Kind    string
+	Header  []string
+	Rows    [][]string
+	panels  []*plot.Plot // stacked top to bottom, x axes aligned
+	legend  []entry
+	scale   *plot.Plot // heatmap: the colour scale, under the panels
+	panelH  vg.Length
 	sources []string // of reference points, in order of appearance: one glyph each
 }
 
@@ -134,7 +132,7 @@ func (f *Figure) Height(width vg.Length) vg.Length {
 const scaleHeight = 0.5 * vg.Inch
 
 const (
-	legendRow   = legendSize * 1.35
+	legendRow   = legendSize * 1.3
 	legendThumb = 14
 )
 
@@ -157,7 +155,7 @@ func (f *Figure) legendHeight(width vg.Length) vg.Length {
 	if rows == 0 {
 		return 0
 	}
-	return vg.Points(legendRow*float64(rows) + 6)
+	return vg.Points(legendRow*float64(rows) + 5)
 }
 
 // Render draws the figure width wide in format (svg, png, pdf or eps).
@@ -199,9 +197,6 @@ func (f *Figure) draw(dc draw.Canvas) {
 	rows := make([][]*plot.Plot, len(f.panels))
 	for i, p := range f.panels {
 		rows[i] = []*plot.Plot{p}
-		if f.sharedX && i < len(f.panels)-1 {
-			p.X.Label.Text = ""
-		}
 	}
 	tiles := draw.Tiles{Rows: len(f.panels), Cols: 1, PadTop: vg.Points(2), PadRight: vg.Points(6), PadY: vg.Points(4)}
 	var last draw.Canvas

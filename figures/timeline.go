@@ -50,7 +50,7 @@ func timeline(s *scenarios.Scenario, series []*scenarios.Series, o Options) (*Fi
 		return nil, err
 	}
 	f := &Figure{Kind: "timeline", Header: []string{"series", "variant", "axis", "x", "time_ms", "pending_bytes", "grace_periods", "gp_active", "gp_start_ms"},
-		panelH: 1.4 * vg.Inch, sharedX: true}
+		panelH: 1.4 * vg.Inch}
 	pending, gps := make(plotter.XYs, len(samples)), make(plotter.XYs, len(samples))
 	maxPending := 0.0
 	for i, sm := range samples {
