@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -417,19 +418,47 @@ func TestIncludesAndPaths(t *testing.T) {
 	}
 }
 
-// Off a terminal, progress is a line every few seconds; none before.
+// Off a terminal, progress is a line at every tick (every few seconds)
+// while points are simulated, even before the first is done, and none after
+// the last.
 func TestProgressLines(t *testing.T) {
-	var out strings.Builder
-	now := time.Unix(0, 0)
-	p := progressLines(&out, "run", func() time.Time { return now })
-	for i := 1; i <= 10; i++ {
-		now = now.Add(time.Second)
-		p(i, 10)
+	var out syncBuffer
+	start := time.Unix(0, 0)
+	tick := make(chan time.Time)
+	p := progressLines(&out, "run", func() time.Time { return start }, tick)
+	p(0, 3)
+	tick <- start.Add(5 * time.Second)
+	p(1, 3)
+	tick <- start.Add(10 * time.Second)
+	tick <- start.Add(15 * time.Second) // sent once the line before is written
+	p(3, 3)
+	want := "contend run: 0/3 points simulated (5s)\ncontend run: 1/3 points simulated (10s)\n"
+	if got := out.String(); !strings.HasPrefix(got, want) || strings.Count(got, "\n") != 3 {
+		t.Errorf("progress printed %q; want %q and one more line", got, want)
 	}
-	want := "contend run: 5/10 points simulated (5s)\ncontend run: 10/10 points simulated (10s)\n"
-	if out.String() != want {
-		t.Errorf("progress printed %q; want %q", out.String(), want)
+	select {
+	case tick <- start.Add(20 * time.Second):
+		t.Error("a tick after the last point was taken")
+	case <-time.After(50 * time.Millisecond):
 	}
+}
+
+// syncBuffer is a strings.Builder safe for one writer and one reader.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 // Errors found while simulating gave no file:line, and numbered the step

@@ -245,6 +245,9 @@ func runner(s *scenarios.Scenario, jobs int, progress func(done, total int)) sce
 				}
 			}()
 		}
+		if progress != nil {
+			progress(0, len(pts))
+		}
 		for i := range pts {
 			next <- i
 		}
@@ -271,23 +274,44 @@ func progress(o *options, name string) func(done, total int) {
 	if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
 		return progressBar(f)
 	}
-	return progressLines(f, name, time.Now)
+	return progressLines(f, name, time.Now, time.Tick(progressEvery))
 }
 
 const progressEvery = 5 * time.Second
 
-// progressLines prints "contend NAME: D/T points simulated (S)" once
-// progressEvery has passed since the start or the last line.
-func progressLines(w io.Writer, name string, now func() time.Time) func(done, total int) {
+// progressLines prints "contend NAME: D/T points simulated (S)" at every
+// tick while points are being simulated, so that a single long point shows
+// too. The runner reports 0/T when it starts and T/T when it ends; a tick
+// between those prints the latest count.
+func progressLines(w io.Writer, name string, now func() time.Time, tick <-chan time.Time) func(done, total int) {
+	var mu sync.Mutex
 	start := now()
-	last := start
-	return func(done, total int) {
-		t := now()
-		if t.Sub(last) < progressEvery {
-			return
+	var done, total int
+	var stop chan struct{}
+	watch := func(stop chan struct{}) {
+		for {
+			select {
+			case <-stop:
+				return
+			case t := <-tick:
+				mu.Lock()
+				fmt.Fprintf(w, "contend %s: %d/%d points simulated (%v)\n", name, done, total, t.Sub(start).Round(time.Second))
+				mu.Unlock()
+			}
 		}
-		last = t
-		fmt.Fprintf(w, "contend %s: %d/%d points simulated (%v)\n", name, done, total, t.Sub(start).Round(time.Second))
+	}
+	return func(d, n int) {
+		mu.Lock()
+		defer mu.Unlock()
+		done, total = d, n
+		switch {
+		case d < n && stop == nil:
+			stop = make(chan struct{})
+			go watch(stop)
+		case d == n && stop != nil:
+			close(stop)
+			stop = nil
+		}
 	}
 }
 
