@@ -56,9 +56,10 @@ func FuzzCLI(f *testing.F) {
 		if len(src) == 0 {
 			path = "ingress"
 		}
-		args := append([]string{fuzzCommands[int(cmd)%len(fuzzCommands)], path}, safeFlags(flags, dir)...)
-		// Last, so that it wins over a fuzzed --max-events or --jobs.
-		args = append(args, "--max-events", fuzzEvents, "--jobs", "1")
+		// The bounds go first: a fuzzed "--" would make later flags names
+		// of scenarios. safeFlags drops any that would override them.
+		args := []string{fuzzCommands[int(cmd)%len(fuzzCommands)], "--max-events", fuzzEvents, "--jobs", "1", path}
+		args = append(args, safeFlags(flags, dir)...)
 		out, errOut, code := answerBounded(t, args)
 		switch {
 		case code == 0 && out == "":
@@ -71,8 +72,9 @@ func FuzzCLI(f *testing.F) {
 	})
 }
 
-// safeFlags splits fuzzed flags, keeping at most fuzzMaxFlags; an output
-// file always goes into dir, whatever path the input names.
+// safeFlags splits fuzzed flags, keeping at most fuzzMaxFlags and none that
+// lifts the fuzz's bounds (--max-events, --jobs); an output file always goes
+// into dir, whatever path the input names.
 func safeFlags(flags, dir string) []string {
 	var out []string
 	for _, f := range strings.Fields(flags) {
@@ -80,6 +82,9 @@ func safeFlags(flags, dir string) []string {
 			break
 		}
 		name := strings.TrimLeft(f, "-")
+		if strings.HasPrefix(f, "-") && (strings.HasPrefix(name, "max-events") || strings.HasPrefix(name, "jobs")) {
+			continue
+		}
 		if strings.HasPrefix(f, "-") && (name == "o" || strings.HasPrefix(name, "o=")) {
 			out = append(out, "-o", filepath.Join(dir, "out"))
 			continue
