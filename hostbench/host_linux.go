@@ -20,13 +20,22 @@ type Host struct {
 	// random cycle through a large array takes longer than walking it.
 	last     string
 	lastData *shared
+	ops      uint64 // the last run's shared counter, cumulative over runs of one job
 }
 
-// NewHost reads the topology from /sys.
+// NewHost reads the topology from /sys, keeping the CPUs this process may
+// run on (a container or taskset may allow fewer than are online).
 func NewHost() (*Host, error) {
 	t, err := ReadTopology(os.DirFS("/sys/devices/system/cpu"))
 	if err != nil {
 		return nil, fmt.Errorf("topology from /sys/devices/system/cpu: %w", err)
+	}
+	var allowed unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &allowed); err == nil {
+		t.CPUs = slices.DeleteFunc(t.CPUs, func(c CPU) bool { return !allowed.IsSet(c.ID) })
+	}
+	if len(t.CPUs) == 0 {
+		return nil, fmt.Errorf("this process may run on none of the online CPUs")
 	}
 	return &Host{topo: t}, nil
 }
@@ -47,7 +56,8 @@ func (h *Host) Run(job Job, iters int) (time.Duration, error) {
 		return 0, fmt.Errorf("%v: no CPUs", job)
 	}
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	if h.last != job.String() {
+	// Readers counts rounds from 1 on fresh lines; the others do not care.
+	if h.last != job.String() || job.Kernel == Readers {
 		h.last, h.lastData = job.String(), newShared(len(job.CPUs), job)
 	}
 	s := h.lastData
@@ -103,7 +113,20 @@ func (h *Host) Run(job Job, iters int) (time.Duration, error) {
 			return 0, err
 		}
 	}
+	h.ops = s.count(job)
 	return slices.Max(elapsed), nil
+}
+
+// count returns what a job's shared counter reached, for tests that the
+// loops did their work: the contended counter, or the lock loops'.
+func (s *shared) count(job Job) uint64 {
+	switch job.Kernel {
+	case TicketLock, TASLock, MCSLock:
+		return s.protected.v
+	case SharedAdd:
+		return s.one.v
+	}
+	return 0
 }
 
 // wakeups plays one side of a pipe ping-pong: thread 0 writes a byte and

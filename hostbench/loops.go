@@ -27,9 +27,10 @@ var sink atomic.Uint64
 
 // shared is the memory one job's threads use.
 type shared struct {
-	own   []*line // one per thread
-	other []*line // one per thread: StoreAdd's store target
-	one   *line   // the contended line
+	own       []*line // one per thread
+	other     []*line // one per thread: StoreAdd's store target
+	one       *line   // the contended line
+	protected *line   // the lock loops' counter
 	// ticket lock: tail and head on one line, as in the kernel's arch_spinlock_t
 	ticket struct {
 		tail, head uint32
@@ -50,7 +51,7 @@ type mcsNode struct {
 }
 
 func newShared(threads int, job Job) *shared {
-	s := &shared{one: new(line)}
+	s := &shared{one: new(line), protected: new(line)}
 	for range threads {
 		s.own = append(s.own, new(line))
 		s.other = append(s.other, new(line))
@@ -144,6 +145,8 @@ func (s *shared) loop(job Job, t, iters int) {
 		x = uint64(i)
 	case Pause:
 		pause(iters)
+	case Readers:
+		s.readers(t, len(job.CPUs), iters)
 	}
 	sink.Add(x)
 }
@@ -162,25 +165,56 @@ func (s *shared) pingPong(t, iters int) {
 	}
 }
 
+// locked runs the lock loops. The critical section is the work and a plain
+// increment of a counter the lock protects: a lock that let two threads in
+// at once would lose increments.
+// readers: thread 0 writes the round's number on the shared line and waits
+// for every other thread's acknowledgement; each of those loads the line
+// until it sees the number, then writes it on its own line. A round is a
+// load of a line another core just wrote, by every reader, and the writer's
+// loads of their acknowledgements. The stores are plain, as a kernel's
+// WRITE_ONCE.
+func (s *shared) readers(t, n, iters int) {
+	p := &s.one.v
+	for i := uint64(1); i <= uint64(iters); i++ {
+		if t == 0 {
+			*p = i
+			for r := 1; r < n; r++ {
+				for atomic.LoadUint64(&s.own[r].v) != i {
+				}
+			}
+			continue
+		}
+		for atomic.LoadUint64(p) != i {
+		}
+		s.own[t].v = i
+	}
+}
+
 func (s *shared) locked(job Job, t, iters int, x uint64) uint64 {
 	for range iters {
 		switch job.Kernel {
 		case TicketLock:
 			s.ticketLock()
-			x = lcg(x, job.Work)
+			x = s.critical(x, job.Work)
 			s.ticketUnlock()
 		case TASLock:
 			s.tasLock()
-			x = lcg(x, job.Work)
+			x = s.critical(x, job.Work)
 			s.tasUnlock()
 		case MCSLock:
 			n := s.nodes[t]
 			s.mcsLock(n)
-			x = lcg(x, job.Work)
+			x = s.critical(x, job.Work)
 			s.mcsUnlock(n)
 		}
 	}
 	return x
+}
+
+func (s *shared) critical(x uint64, work int) uint64 {
+	s.protected.v++
+	return lcg(x, work)
 }
 
 // The unlocks below are plain stores, as in the kernel (a MOV on x86): only

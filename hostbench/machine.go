@@ -28,11 +28,12 @@ const (
 	Chase                    // one dependent load through a random cycle of Bytes
 	Pause                    // one PAUSE instruction
 	Wakeup                   // wake the other thread blocked in read(2), then block
+	Readers                  // the first thread writes a line; each other loads it until it sees the write, then acknowledges on its own line
 	numKernels
 )
 
 var kernelNames = [numKernels]string{"work", "add", "cas", "swap", "store-add", "pingpong", "shared-add",
-	"false-share", "padded", "ticket", "tas", "mcs", "chase", "pause", "wakeup"}
+	"false-share", "padded", "ticket", "tas", "mcs", "chase", "pause", "wakeup", "readers"}
 
 func (k Kernel) String() string {
 	if k < numKernels {

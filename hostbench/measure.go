@@ -130,6 +130,9 @@ func Plan(t Topology, m Machine) []Figure {
 	if len(all) >= 2 {
 		add("wakeup", Job{Kernel: Wakeup, CPUs: all[:2]})
 	}
+	for n := 1; n < len(all); n++ {
+		add(fmt.Sprintf("readers x%d", n), Job{Kernel: Readers, CPUs: all[:n+1]})
+	}
 	for n := 2; n <= len(all); n++ {
 		cpus := all[:n]
 		for _, w := range []int{0, 10, 50} {

@@ -1,0 +1,37 @@
+//go:build linux
+
+package hostbench
+
+import (
+	"testing"
+)
+
+// Every loop runs on this machine, pinned, and the contended ones do their
+// work: the shared counter and the counter the locks protect end at threads
+// × iterations (a lock that let two threads in at once would lose some).
+// Nothing here depends on how fast the host is.
+func TestHostLoops(t *testing.T) {
+	h, err := NewHost()
+	if err != nil {
+		t.Skipf("no CPU topology here: %v", err)
+	}
+	const iters = 2000
+	for _, f := range Plan(h.Topology(), h) {
+		if f.Job.Kernel == Chase && f.Job.Bytes > 1<<20 {
+			f.Job.Bytes = 1 << 20 // the walk, not the memory, is under test
+		}
+		d, err := h.Run(f.Job, iters)
+		if err != nil {
+			t.Fatalf("%s: %v", f.Name, err)
+		}
+		if d <= 0 {
+			t.Errorf("%s: took %v", f.Name, d)
+		}
+		switch f.Job.Kernel {
+		case SharedAdd, TicketLock, TASLock, MCSLock:
+			if want := uint64(len(f.Job.CPUs) * iters); h.ops != want {
+				t.Errorf("%s: counter %d after %d threads × %d iterations", f.Name, h.ops, len(f.Job.CPUs), iters)
+			}
+		}
+	}
+}
