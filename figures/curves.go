@@ -97,6 +97,38 @@ type curve struct {
 	refs         bool // draw the series' reference points of this metric
 }
 
+// y places a value on the panel's y axis. A log axis is drawn as a linear
+// axis of log10 with decade ticks: gonum/plot's LogScale places the axis
+// label by the linear midpoint of the range and leaves a blank band above
+// the data.
+func (c curve) y(v float64) float64 {
+	if !c.logY {
+		return v
+	}
+	return math.Log10(max(v, math.SmallestNonzeroFloat64))
+}
+
+// decades ticks a log10 axis: labelled powers of ten, unlabelled 2..9.
+type decades struct{}
+
+func (decades) Ticks(lo, hi float64) []plot.Tick {
+	var out []plot.Tick
+	for k := math.Floor(lo); k <= hi; k++ {
+		for m := 1.0; m < 10; m++ {
+			v := k + math.Log10(m)
+			if v < lo || v > hi {
+				continue
+			}
+			t := plot.Tick{Value: v}
+			if m == 1 {
+				t.Label = strconv.FormatFloat(math.Pow(10, k), 'g', -1, 64)
+			}
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
 var curveHeader = []string{"series", "variant", "axis", "x", "metric", "unit", "kind", "value", "ci95_low", "ci95_high", "replications", "source"}
 
 // addCurves draws one panel of g: a line per variant with its 95% interval,
@@ -117,7 +149,7 @@ func (f *Figure) addCurves(s *scenarios.Scenario, g *grid, c curve) error {
 		p.X.Tick.Marker = atValues(g.xs)
 	}
 	if c.logY {
-		p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, inRange{plot.LogTicks{Prec: -1}}
+		p.Y.Tick.Marker = decades{}
 	}
 	for vi, v := range g.variants {
 		xys, errs := make(plotter.XYs, len(g.xs)), make(plotter.YErrors, len(g.xs))
@@ -126,8 +158,8 @@ func (f *Figure) addCurves(s *scenarios.Scenario, g *grid, c curve) error {
 			if err != nil {
 				return fmt.Errorf("%s: series %s: %w", s.Name, g.se.Name, err)
 			}
-			xys[xi] = plotter.XY{X: x, Y: st.mean}
-			errs[xi] = struct{ Low, High float64 }{st.mean - st.lo, st.hi - st.mean}
+			xys[xi] = plotter.XY{X: x, Y: c.y(st.mean)}
+			errs[xi] = struct{ Low, High float64 }{c.y(st.mean) - c.y(st.lo), c.y(st.hi) - c.y(st.mean)}
 			f.Rows = append(f.Rows, []string{g.se.Name, v, g.se.Axis, num(x), c.metric, c.unit, "prediction",
 				num(st.mean), num(st.lo), num(st.hi), strconv.Itoa(g.reps), "contend"})
 		}
@@ -179,7 +211,7 @@ func (f *Figure) addRefs(p *plot.Plot, s *scenarios.Scenario, se *scenarios.Seri
 			f.sources = append(f.sources, src)
 		}
 		cal := r.Role == "calibrate"
-		sc, _ := plotter.NewScatter(plotter.XYs{{X: r.X, Y: r.Value}})
+		sc, _ := plotter.NewScatter(plotter.XYs{{X: r.X, Y: c.y(r.Value)}})
 		sc.GlyphStyle = draw.GlyphStyle{Color: colorOf(variantIndex(s, r.Variant)), Radius: vg.Points(2.2), Shape: glyphs[cal][slices.Index(f.sources, src)%3]}
 		p.Add(sc)
 		key, _ := plotter.NewScatter(plotter.XYs{{}})
