@@ -95,7 +95,10 @@ func parse(fs *flag.FlagSet, o *options, args []string) error {
 // checkOut accepts as -o a regular file or a new path in an existing
 // directory; anything else (a FIFO, a device, a symlink, a directory) would
 // be replaced by the rename.
-func checkOut(path string) error {
+func checkOut(path string) error { return checkPath("-o", path) }
+
+// checkPath is checkOut for any flag that names an output file.
+func checkPath(flag, path string) error {
 	if path == "" {
 		return nil
 	}
@@ -104,17 +107,17 @@ func checkOut(path string) error {
 	case errors.Is(err, fs.ErrNotExist):
 		dir, derr := os.Stat(filepath.Dir(path))
 		if derr != nil || !dir.IsDir() {
-			return fmt.Errorf("-o %s: the directory %s does not exist; create it or write elsewhere", path, filepath.Dir(path))
+			return fmt.Errorf("%s %s: the directory %s does not exist; create it or write elsewhere", flag, path, filepath.Dir(path))
 		}
 		return nil
 	case err != nil:
-		return fmt.Errorf("-o %s: %v", path, unwrapPath(err))
+		return fmt.Errorf("%s %s: %v", flag, path, unwrapPath(err))
 	case st.Mode().IsRegular():
 		return nil
 	case st.IsDir():
-		return fmt.Errorf("-o %s: is a directory; give a file name", path)
+		return fmt.Errorf("%s %s: is a directory; give a file name", flag, path)
 	}
-	return fmt.Errorf("-o %s: is %s, not a regular file, and would be replaced; give a regular file or a new path", path, kindOf(st.Mode()))
+	return fmt.Errorf("%s %s: is %s, not a regular file, and would be replaced; give a regular file or a new path", flag, path, kindOf(st.Mode()))
 }
 
 // kindOf names a file type the way ls -l's users do.
@@ -338,12 +341,15 @@ func emit(o *options, stdout io.Writer, buf *bytes.Buffer) error {
 
 // writeAtomic writes data to a temporary file next to path and renames it
 // over path, so a reader never sees a half-written file.
-func writeAtomic(path string, data []byte) error {
-	if err := checkOut(path); err != nil {
+func writeAtomic(path string, data []byte) error { return writeFlagFile("-o", path, data) }
+
+// writeFlagFile is writeAtomic for the file of any flag.
+func writeFlagFile(flag, path string, data []byte) error {
+	if err := checkPath(flag, path); err != nil {
 		return err // replaced by something else while the run went on
 	}
 	if err := atomicfile.Write(path, data); err != nil {
-		return fmt.Errorf("-o %s: %w", path, unwrapPath(err))
+		return fmt.Errorf("%s %s: %w", flag, path, unwrapPath(err))
 	}
 	return nil
 }

@@ -40,6 +40,9 @@ func cmdPlot(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("-o %s: the extension names the format; use .svg, .png, .pdf or .eps", o.out)
 		}
 	}
+	if err := checkPath("--csv", *csvOut); err != nil {
+		return err
+	}
 	if *width < 1 {
 		return fmt.Errorf("--width %g: give at least 1 (inches)", *width)
 	}
@@ -66,8 +69,8 @@ func cmdPlot(args []string, stdout, stderr io.Writer) error {
 		if err := fig.WriteCSV(&buf); err != nil {
 			return err
 		}
-		if err := writeAtomic(*csvOut, buf.Bytes()); err != nil {
-			return fmt.Errorf("--csv: %w", err)
+		if err := writeFlagFile("--csv", *csvOut, buf.Bytes()); err != nil {
+			return err
 		}
 	}
 	return emit(&o, stdout, bytes.NewBuffer(data))
