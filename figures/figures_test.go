@@ -3,8 +3,10 @@ package figures_test
 import (
 	"bytes"
 	"encoding/csv"
+	"encoding/xml"
 	"flag"
 	"image/png"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -183,6 +185,27 @@ func TestRasterAndPrintFormats(t *testing.T) {
 	if !bytes.Contains(eps[:40], []byte("PS-Adobe-3.0 EPSF-3.0")) || !bytes.Contains(eps, []byte("%%BoundingBox: 0 0 244.8 ")) {
 		t.Errorf("EPS lacks its header or bounding box: %q", eps[:min(len(eps), 120)])
 	}
+	svg, err := f.Render(width, "svg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := xml.NewDecoder(bytes.NewReader(svg))
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("SVG is not well-formed XML: %v", err)
+		}
+		if se, ok := tok.(xml.StartElement); ok && se.Name.Local == "svg" {
+			for _, a := range se.Attr {
+				if a.Name.Local == "width" && a.Value != "244.8pt" {
+					t.Errorf("SVG width %s, want 244.8pt (3.4 in)", a.Value)
+				}
+			}
+		}
+	}
 	if _, err := f.Render(width, "gif"); err == nil {
 		t.Error("gif rendered; want an error naming the formats")
 	}
@@ -318,5 +341,27 @@ func TestTimelineInvariants(t *testing.T) {
 	}
 	if last == 0 {
 		t.Fatal("no grace period ended in the timeline")
+	}
+}
+
+// BenchmarkRender draws the two-panel scaling figure of ingress; the
+// figure is simulated once, outside the timing.
+func BenchmarkRender(b *testing.B) {
+	f, err := make1(b, "ingress", "scaling")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, format := range []string{"svg", "png"} {
+		b.Run(format, func(b *testing.B) {
+			var size int
+			for b.Loop() {
+				out, err := f.Render(figures.Width, format)
+				if err != nil {
+					b.Fatal(err)
+				}
+				size = len(out)
+			}
+			b.ReportMetric(float64(size), "bytes/figure")
+		})
 	}
 }
