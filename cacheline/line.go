@@ -119,6 +119,16 @@ func (l *Line) Holds(core int) bool {
 	return l.PerCPU || l.owner == core || l.isSharer(core)
 }
 
+// KeptUntil returns until when a core that no longer Holds the line still
+// has its copy: the previous owner keeps it until the request that took it
+// is served. For other cores it is 0.
+func (l *Line) KeptUntil(core int) sim.Time {
+	if l.prev == core {
+		return l.prevTill
+	}
+	return 0
+}
+
 // Sharers returns the cores holding a shared copy, in increasing order.
 func (l *Line) Sharers() []int {
 	var out []int

@@ -145,6 +145,12 @@ func (s *System) Access(now sim.Time, core int, l *Line, op Op, hold sim.Time) R
 		if op != Load {
 			l.freeAt = max(l.freeAt, now+hold)
 			l.dirty = l.dirty || l.owner == core
+			if l.owner != core && !l.PerCPU {
+				// The previous owner writes before the line leaves it:
+				// whoever is waiting for the line will get this value, so
+				// cores watching it must look again.
+				s.wakeLosers(l, core, now)
+			}
 		}
 		return Result{Done: now, Hit: true, From: Local}
 	}

@@ -281,42 +281,56 @@ func (c *Core) Compute(label Label, d sim.Time) sim.Time {
 // full; an atomic first drains the buffer, and leaves a shadow that the next
 // compute step overlaps.
 func (c *Core) Access(label Label, l *cacheline.Line, op cacheline.Op) sim.Time {
+	return c.access(label, l, op, Work, Stall)
+}
+
+// SpinAccess is Access made by a waiting core (a lock's retry, a queue
+// link): all of its time is spin.
+func (c *Core) SpinAccess(label Label, l *cacheline.Line, op cacheline.Op) sim.Time {
+	return c.access(label, l, op, Spin, Spin)
+}
+
+func (c *Core) access(label Label, l *cacheline.Line, op cacheline.Op, work, stall State) sim.Time {
 	p := &c.M.Prof
 	now := c.Now()
 	switch op {
 	case cacheline.Store:
-		now = c.storeSlot(label, now)
+		now = c.storeSlot(label, now, stall)
 		r := c.M.Lines.Access(now, c.ID, l, op, 0)
 		c.pushStore(max(c.drained, r.Done+p.L1Hit+p.StoreDrain))
-		c.charge(label, Work, p.L1Hit)
+		c.charge(label, work, p.L1Hit)
 		return now + p.L1Hit
 	case cacheline.RMW:
 		if c.drained > now {
-			c.charge(label, Work, c.drained-now)
+			c.charge(label, work, c.drained-now)
 			now = c.drained
 		}
 		c.sbCount = 0
 		r := c.M.Lines.Access(now, c.ID, l, op, p.Atomic)
-		c.charge(label, Stall, r.Done-now)
-		c.charge(label, Work, p.Atomic)
+		c.charge(label, stall, r.Done-now)
+		c.charge(label, work, p.Atomic)
 		c.shadow = sim.Time(p.AtomicOverlap * float64(p.Atomic))
 		return r.Done + p.Atomic
 	}
 	r := c.M.Lines.Access(now, c.ID, l, op, 0)
-	c.charge(label, Stall, r.Done-now)
-	c.charge(label, Work, p.L1Hit)
+	c.charge(label, stall, r.Done-now)
+	c.charge(label, work, p.L1Hit)
 	return r.Done + p.L1Hit
 }
 
+// StoresVisible returns when the core's stores so far are visible to other
+// cores: the last one has its line and has left the store buffer.
+func (c *Core) StoresVisible() sim.Time { return c.drained }
+
 // storeSlot returns when a store issued at now finds a free entry in the
 // store buffer, charging any wait as a stall.
-func (c *Core) storeSlot(label Label, now sim.Time) sim.Time {
+func (c *Core) storeSlot(label Label, now sim.Time, stall State) sim.Time {
 	for c.sbCount > 0 && c.sb[c.sbHead] <= now {
 		c.popStore()
 	}
 	if c.sbCount == len(c.sb) {
 		oldest := c.sb[c.sbHead]
-		c.charge(label, Stall, oldest-now)
+		c.charge(label, stall, oldest-now)
 		c.popStore()
 		return oldest
 	}

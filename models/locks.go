@@ -11,18 +11,31 @@ import (
 // LockKind is a spinlock implementation.
 type LockKind uint8
 
-// Spinlock kinds.
+// Spinlock kinds, as Linux has had them.
 const (
-	Ticket     LockKind = iota // fetch-add a ticket, spin on the lock word
-	MCS                        // queue of waiters, each spinning on its own line
-	TestAndSet                 // retry an atomic exchange on the lock word
+	// Ticket: fetch-add a ticket on the lock word, spin reading it until the
+	// owner field reaches the ticket (x86 before 4.2). With a backoff, a
+	// waiter k tickets from its turn waits k backoffs before it reads again.
+	Ticket LockKind = iota
+	// MCS: a queue of waiters, each spinning on its own node; the releaser
+	// waits for its successor to link in, then writes the successor's node.
+	MCS
+	// TestAndSet: retry an atomic exchange on the lock word.
+	TestAndSet
+	// TestAndTestAndSet: spin reading the lock word while it is held, and
+	// try the exchange only when it reads free.
+	TestAndTestAndSet
+	// Qspinlock is Linux's queued spinlock (4.2 on, kernel/locking/
+	// qspinlock.c): a locked byte, a pending bit and an MCS tail in one word.
+	// An uncontended lock is one cmpxchg; the first waiter sets pending and
+	// spins on the lock word; later ones queue, and only the queue's head
+	// spins on the lock word.
+	Qspinlock
 )
 
-// Qspinlock is Linux's queued spinlock: its contended path is an MCS queue.
-const Qspinlock = MCS
-
 var lockKindNames = map[string]LockKind{
-	"ticket": Ticket, "mcs": MCS, "qspinlock": MCS, "tas": TestAndSet, "test-and-set": TestAndSet,
+	"ticket": Ticket, "mcs": MCS, "qspinlock": Qspinlock, "tas": TestAndSet, "test-and-set": TestAndSet,
+	"ttas": TestAndTestAndSet, "test-and-test-and-set": TestAndTestAndSet,
 }
 
 // ParseLockKind maps a scenario's lock kind to a LockKind.
@@ -32,7 +45,7 @@ func ParseLockKind(s string) (LockKind, bool) {
 }
 
 func (k LockKind) String() string {
-	return [...]string{"ticket", "qspinlock", "test-and-set"}[k]
+	return [...]string{"ticket", "mcs", "test-and-set", "test-and-test-and-set", "qspinlock"}[k]
 }
 
 // LockStats count what happened to a lock in the measured interval.
@@ -46,38 +59,70 @@ type Spinlock struct {
 	w       *World
 	Name    string
 	Kind    LockKind
-	Line    *cacheline.Line
-	nodes   []*cacheline.Line // MCS: each CPU's queue node
+	Line    *cacheline.Line   // the lock word, alone or beside the data it protects
+	nodes   []*cacheline.Line // MCS and qspinlock: each CPU's queue node
 	Acquire cpu.Label
 	Release cpu.Label
+	// Backoff, for a ticket lock, is how long a waiter waits per ticket
+	// ahead of its own before it reads the lock word again; 0 spins on it.
+	Backoff sim.Time
 
 	holder        int
-	next, serving int64   // ticket lock
-	queue         []int   // MCS waiters in order
-	granted       []bool  // MCS: handed the lock
-	ticket        []int64 // ticket held while waiting, by core
-	phase         []uint8
+	pending       int        // qspinlock: the CPU that set the pending bit, or -1
+	next, serving int64      // ticket lock
+	queue         []int      // MCS and qspinlock: queued CPUs in order
+	linked        []bool     // a queued CPU has written its predecessor's next pointer
+	linkedAt      []sim.Time // when that write is visible
+	granted       []bool     // MCS: handed the lock; qspinlock: made the queue's head
+	ticket        []int64    // ticket held while waiting, by core
+	phase         []lockPhase
 	held          [1]int // holders' answer, reused: deadlock checks run on every contended wait
 	Stats         LockStats
 }
 
-// NewSpinlock adds a spinlock whose word is the line called name.
+// lockPhase is where a CPU is in lock() or unlock() of one spinlock.
+type lockPhase uint8
+
+const (
+	outside        lockPhase = iota // not in lock() or unlock()
+	ticketWaiting                   // has a ticket; spins or backs off until it is served
+	tasRetrying                     // test-and-set: its exchange found the lock held
+	ttasSpinning                    // test-and-test-and-set: reads the word until it is free
+	nodeReady                       // MCS/qspinlock: own node initialised; next, swap the tail
+	queueLinking                    // queued: next, write the predecessor's next pointer
+	queueWaiting                    // spins on its own node until granted
+	pendingWaiting                  // qspinlock: set pending, spins on the word until the holder leaves
+	headWaiting                     // qspinlock: the queue's head, spins on the word until locked and pending clear
+	headHanding                     // qspinlock: took the lock; next, make its successor the head
+	awaitingLink                    // unlock() or a head hand-over: waits for the successor to link in
+	handingOver                     // MCS unlock(): has read its next pointer; next, write the successor's node
+)
+
+// NewSpinlock adds a spinlock whose word is a line of its own called name.
 func (w *World) NewSpinlock(name string, kind LockKind, acquire, release string) (*Spinlock, error) {
 	line, err := w.M.Lines.NewLine(name, false)
 	if err != nil {
 		return nil, err
 	}
+	return w.NewSpinlockOn(line, name, kind, acquire, release), nil
+}
+
+// NewSpinlockOn adds a spinlock whose word lives on line, beside whatever
+// else the line holds: the holder's accesses to the line hit, and every
+// write to it is seen by the spinners.
+func (w *World) NewSpinlockOn(line *cacheline.Line, name string, kind LockKind, acquire, release string) *Spinlock {
 	n := len(w.M.Cores)
 	l := &Spinlock{
 		w: w, Name: name, Kind: kind, Line: line,
 		Acquire: w.M.Label(acquire), Release: w.M.Label(release),
-		holder: -1, granted: make([]bool, n), ticket: make([]int64, n), phase: make([]uint8, n),
+		holder: -1, pending: -1, granted: make([]bool, n), linked: make([]bool, n), linkedAt: make([]sim.Time, n),
+		ticket: make([]int64, n), phase: make([]lockPhase, n),
 	}
-	if kind == MCS {
+	if kind == MCS || kind == Qspinlock {
 		l.nodes = make([]*cacheline.Line, n)
 	}
 	w.locks = append(w.locks, l)
-	return l, nil
+	return l
 }
 
 func (l *Spinlock) name() string { return l.Name }
@@ -111,6 +156,7 @@ func (l *Spinlock) take(c *cpu.Core, contended bool) {
 		panic(fmt.Sprintf("models: %s: cpu %d acquires while cpu %d holds it", l.Name, c.ID, l.holder))
 	}
 	l.holder = c.ID
+	l.phase[c.ID] = outside
 	l.w.acquired(c, &l.Stats, contended)
 }
 
@@ -143,12 +189,15 @@ func (w *World) wait(c *cpu.Core, l locker) bool {
 
 // spinOn blocks c spinning on line from time from until the line is written.
 // A core can only wait for a line it holds: a write by the line's owner is a
-// hit that wakes nobody. If the line has already gone (an MCS successor's
-// link store can take a queue node from under its owner), the step runs again
-// at from and re-reads it, as a spinning core's next load would.
+// hit that wakes nobody. If the line is going or has gone (an MCS
+// successor's link store can take a queue node from under its owner), the
+// step runs again once the copy is gone and re-reads it, as a spinning core's
+// next load would.
 func spinOn(c *cpu.Core, line *cacheline.Line, from sim.Time, label cpu.Label) (cpu.Outcome, sim.Time) {
 	if !line.Holds(c.ID) {
-		return cpu.Again, from
+		at := max(from, line.KeptUntil(c.ID))
+		c.Charge(label, cpu.Spin, at-from)
+		return cpu.Again, at
 	}
 	c.M.Lines.Watch(line, c.ID, c)
 	c.BlockFrom(from, label, cpu.Spin)
@@ -169,23 +218,30 @@ type LockStep struct{ L *Spinlock }
 // Exec implements cpu.Step.
 func (s *LockStep) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
 	l := s.L
+	if l.phase[c.ID] == outside && l.holder == c.ID {
+		c.Fail(fmt.Sprintf("deadlock: spin_lock(%s) while this CPU already holds it", l.Name))
+		return cpu.Block, 0
+	}
 	switch l.Kind {
 	case Ticket:
 		return l.lockTicket(c)
 	case MCS:
 		return l.lockMCS(c)
+	case Qspinlock:
+		return l.lockQspinlock(c)
+	case TestAndTestAndSet:
+		return l.lockTTAS(c)
 	}
 	return l.lockTAS(c)
 }
 
+// lockTicket: fetch-add a ticket; until it is served, spin on the word, or
+// with a backoff wait in proportion to the tickets ahead and read again.
 func (l *Spinlock) lockTicket(c *cpu.Core) (cpu.Outcome, sim.Time) {
 	id := c.ID
-	if l.phase[id] == 0 {
-		if l.holder == id {
-			c.Fail(fmt.Sprintf("deadlock: spin_lock(%s) while this CPU already holds it", l.Name))
-			return cpu.Block, 0
-		}
-		done := c.Access(l.Acquire, l.Line, cacheline.RMW)
+	var done sim.Time
+	if l.phase[id] == outside {
+		done = c.Access(l.Acquire, l.Line, cacheline.RMW)
 		my := l.next
 		l.next++
 		if l.serving == my {
@@ -195,98 +251,249 @@ func (l *Spinlock) lockTicket(c *cpu.Core) (cpu.Outcome, sim.Time) {
 		if !l.w.wait(c, l) {
 			return cpu.Block, 0
 		}
-		l.ticket[id], l.phase[id] = my, 1
-		return spinOn(c, l.Line, done, l.Acquire)
+		l.ticket[id], l.phase[id] = my, ticketWaiting
+	} else {
+		done = reload(c, l.Line, l.Acquire)
+		if l.serving == l.ticket[id] {
+			l.take(c, true)
+			return cpu.Next, done
+		}
 	}
-	done := reload(c, l.Line, l.Acquire)
-	if l.serving == l.ticket[id] {
-		l.phase[id] = 0
-		l.take(c, true)
-		return cpu.Next, done
+	if l.Backoff > 0 {
+		delay := sim.Time(l.ticket[id]-l.serving) * l.Backoff
+		c.Charge(l.Acquire, cpu.Spin, delay)
+		return cpu.Again, done + delay
 	}
 	return spinOn(c, l.Line, done, l.Acquire)
 }
 
-// MCS phases: 0 initialise own node, 1 exchange the tail, 2 link behind the
-// predecessor, 3 spin on own node.
+// lockMCS: initialise the own node, swap it into the tail, link behind the
+// predecessor, spin on the own node until granted.
 func (l *Spinlock) lockMCS(c *cpu.Core) (cpu.Outcome, sim.Time) {
 	id := c.ID
 	switch l.phase[id] {
-	case 0:
-		if l.holder == id {
-			c.Fail(fmt.Sprintf("deadlock: spin_lock(%s) while this CPU already holds it", l.Name))
-			return cpu.Block, 0
-		}
-		l.phase[id] = 1
+	case outside:
+		l.phase[id] = nodeReady
 		return cpu.Again, c.Access(l.Acquire, l.node(id), cacheline.Store)
-	case 1:
+	case nodeReady:
 		done := c.Access(l.Acquire, l.Line, cacheline.RMW)
 		if l.holder < 0 && len(l.queue) == 0 {
-			l.phase[id] = 0
 			l.take(c, false)
 			return cpu.Next, done
 		}
 		if !l.w.wait(c, l) {
 			return cpu.Block, 0
 		}
-		pred := l.holder
-		if len(l.queue) > 0 {
-			pred = l.queue[len(l.queue)-1]
-		}
-		l.queue = append(l.queue, id)
-		l.ticket[id] = int64(pred)
-		l.phase[id] = 2
-		return cpu.Again, done
-	case 2:
-		done := c.Access(l.Acquire, l.node(int(l.ticket[id])), cacheline.Store)
-		l.phase[id] = 3
-		if l.granted[id] {
-			return l.grantedMCS(c, done)
-		}
-		return spinOn(c, l.node(id), done, l.Acquire)
+		return l.enqueue(c, done, l.holder)
+	case queueLinking:
+		return l.link(c)
 	}
 	done := reload(c, l.node(id), l.Acquire)
-	if l.granted[id] {
-		return l.grantedMCS(c, done)
-	}
-	return spinOn(c, l.node(id), done, l.Acquire)
+	return l.awaitGrant(c, done)
 }
 
-func (l *Spinlock) grantedMCS(c *cpu.Core, done sim.Time) (cpu.Outcome, sim.Time) {
-	l.granted[c.ID], l.phase[c.ID] = false, 0
+// enqueue puts c at the tail behind pred (the last queued CPU, or the given
+// CPU when the queue is empty); it links in on its next step.
+func (l *Spinlock) enqueue(c *cpu.Core, done sim.Time, pred int) (cpu.Outcome, sim.Time) {
+	id := c.ID
+	if len(l.queue) > 0 {
+		pred = l.queue[len(l.queue)-1]
+	}
+	l.queue = append(l.queue, id)
+	l.linked[id] = false
+	l.ticket[id] = int64(pred)
+	if pred < 0 { // a qspinlock queue's first CPU has nobody to link behind
+		l.linked[id], l.granted[id] = true, true
+		l.phase[id] = queueWaiting
+		return cpu.Again, done
+	}
+	l.phase[id] = queueLinking
+	return cpu.Again, done
+}
+
+// link writes the predecessor's next pointer: a store to its node, which
+// wakes a predecessor waiting in unlock() for exactly that.
+func (l *Spinlock) link(c *cpu.Core) (cpu.Outcome, sim.Time) {
+	id := c.ID
+	done := c.SpinAccess(l.Acquire, l.node(int(l.ticket[id])), cacheline.Store)
+	l.linked[id], l.linkedAt[id] = true, c.StoresVisible()
+	l.phase[id] = queueWaiting
+	return l.awaitGrant(c, done)
+}
+
+// awaitGrant spins on the own node until the predecessor hands over.
+func (l *Spinlock) awaitGrant(c *cpu.Core, done sim.Time) (cpu.Outcome, sim.Time) {
+	id := c.ID
+	if !l.granted[id] {
+		return spinOn(c, l.node(id), done, l.Acquire)
+	}
+	l.granted[id] = false
+	if l.Kind == Qspinlock {
+		l.phase[id] = headWaiting
+		return cpu.Again, done
+	}
 	l.w.acquired(c, &l.Stats, true)
+	l.phase[id] = outside
 	return cpu.Next, done
 }
 
-func (l *Spinlock) lockTAS(c *cpu.Core) (cpu.Outcome, sim.Time) {
+// lockQspinlock follows queued_spin_lock() and its slow path.
+func (l *Spinlock) lockQspinlock(c *cpu.Core) (cpu.Outcome, sim.Time) {
 	id := c.ID
-	if l.holder == id {
-		c.Fail(fmt.Sprintf("deadlock: spin_lock(%s) while this CPU already holds it", l.Name))
-		return cpu.Block, 0
-	}
-	first := l.phase[id] == 0
-	var done sim.Time
-	if first {
-		done = c.Access(l.Acquire, l.Line, cacheline.RMW)
-	} else {
-		// A retry is spinning, not work.
-		now, atomic := c.Now(), c.M.Prof.Atomic
-		r := c.M.Lines.Access(now, id, l.Line, cacheline.RMW, atomic)
-		done = r.Done + atomic
-		c.Charge(l.Acquire, cpu.Spin, done-now)
-	}
-	if l.holder < 0 {
-		l.phase[id] = 0
-		l.take(c, !first)
-		return cpu.Next, done
-	}
-	if first {
+	switch l.phase[id] {
+	case outside:
+		// Fast path: cmpxchg(0, locked).
+		done := c.Access(l.Acquire, l.Line, cacheline.RMW)
+		if l.holder < 0 && l.pending < 0 && len(l.queue) == 0 {
+			l.take(c, false)
+			return cpu.Next, done
+		}
 		if !l.w.wait(c, l) {
 			return cpu.Block, 0
 		}
-		l.phase[id] = 1
+		if l.holder < 0 && len(l.queue) == 0 {
+			// Only pending: a hand-over from pending to locked is in
+			// flight. Wait for the word to change, then start again.
+			return spinOn(c, l.Line, done, l.Acquire)
+		}
+		if l.pending < 0 && len(l.queue) == 0 {
+			// Only locked: set pending (a second atomic, fetch_or) and
+			// spin on the word for the holder to leave.
+			l.pending = id
+			l.phase[id] = pendingWaiting
+			return cpu.Again, c.SpinAccess(l.Acquire, l.Line, cacheline.RMW)
+		}
+		l.phase[id] = nodeReady
+		return cpu.Again, c.SpinAccess(l.Acquire, l.node(id), cacheline.Store)
+	case pendingWaiting:
+		done := reload(c, l.Line, l.Acquire)
+		if l.holder >= 0 {
+			return spinOn(c, l.Line, done, l.Acquire)
+		}
+		// clear_pending_set_locked(): a plain store on the word.
+		l.pending = -1
+		done = c.Access(l.Acquire, l.Line, cacheline.Store)
+		l.take(c, true)
+		return cpu.Next, done
+	case nodeReady:
+		// xchg_tail(), then link behind the previous tail if there was one.
+		done := c.SpinAccess(l.Acquire, l.Line, cacheline.RMW)
+		return l.enqueue(c, done, -1)
+	case queueLinking:
+		return l.link(c)
+	case queueWaiting:
+		done := reload(c, l.node(id), l.Acquire)
+		return l.awaitGrant(c, done)
+	case headWaiting:
+		done := reload(c, l.Line, l.Acquire)
+		if l.holder >= 0 || l.pending >= 0 {
+			return spinOn(c, l.Line, done, l.Acquire)
+		}
+		l.queue = l.queue[1:]
+		if len(l.queue) == 0 {
+			// The last queued CPU: cmpxchg the tail away and take the lock.
+			done = c.Access(l.Acquire, l.Line, cacheline.RMW)
+			l.take(c, true)
+			return cpu.Next, done
+		}
+		// set_locked() with a store, then make the successor the head.
+		done = c.Access(l.Acquire, l.Line, cacheline.Store)
+		l.take(c, true)
+		l.phase[id] = headHanding
+		return cpu.Again, done
+	}
+	// headHanding and awaitingLink: the lock is held; pass the head on.
+	return l.handOver(c, l.queue[0])
+}
+
+// handOver writes the successor's node once the successor has linked in
+// behind c: granting it the lock (MCS) or the head of the queue (qspinlock).
+// Until then c spins on its own node, which the successor's link writes.
+func (l *Spinlock) handOver(c *cpu.Core, succ int) (cpu.Outcome, sim.Time) {
+	id := c.ID
+	if now := c.Now(); l.linked[succ] && l.linkedAt[succ] > now {
+		// The link store is on its way: the next pointer reads NULL
+		// until it lands.
+		l.phase[id] = awaitingLink
+		c.Charge(l.Release, cpu.Spin, l.linkedAt[succ]-now)
+		return cpu.Again, l.linkedAt[succ]
+	}
+	if !l.linked[succ] {
+		first := l.phase[id] != awaitingLink
+		l.phase[id] = awaitingLink
+		label := l.Release
+		if l.Kind == Qspinlock {
+			label = l.Acquire
+		}
+		if first {
+			return spinOn(c, l.node(id), c.Now(), label)
+		}
+		return spinOn(c, l.node(id), reload(c, l.node(id), label), label)
+	}
+	if l.phase[id] != handingOver && l.Kind == MCS {
+		// Read the own node's next pointer, written by the successor.
+		l.phase[id] = handingOver
+		return cpu.Again, c.Access(l.Release, l.node(id), cacheline.Load)
+	}
+	l.phase[id] = outside
+	l.granted[succ] = true
+	if l.Kind == MCS {
+		l.queue = l.queue[1:]
+		l.release(id)
+		l.holder = succ
+		return cpu.Next, c.Access(l.Release, l.node(succ), cacheline.Store)
+	}
+	return cpu.Next, c.Access(l.Acquire, l.node(succ), cacheline.Store)
+}
+
+// lockTAS retries an atomic exchange until it finds the lock free.
+func (l *Spinlock) lockTAS(c *cpu.Core) (cpu.Outcome, sim.Time) {
+	id := c.ID
+	var done sim.Time
+	if l.phase[id] == outside {
+		done = c.Access(l.Acquire, l.Line, cacheline.RMW)
+	} else {
+		done = c.SpinAccess(l.Acquire, l.Line, cacheline.RMW) // a retry is spinning, not work
+	}
+	if l.holder < 0 {
+		l.take(c, l.phase[id] != outside)
+		return cpu.Next, done
+	}
+	if l.phase[id] == outside {
+		if !l.w.wait(c, l) {
+			return cpu.Block, 0
+		}
+		l.phase[id] = tasRetrying
 	}
 	return cpu.Again, done
+}
+
+// lockTTAS reads the lock word while it is held and tries the exchange
+// only when it reads free.
+func (l *Spinlock) lockTTAS(c *cpu.Core) (cpu.Outcome, sim.Time) {
+	id := c.ID
+	if l.phase[id] == ttasSpinning {
+		done := reload(c, l.Line, l.Acquire)
+		if l.holder >= 0 {
+			return spinOn(c, l.Line, done, l.Acquire)
+		}
+		done = c.Access(l.Acquire, l.Line, cacheline.RMW)
+		if l.holder < 0 {
+			l.take(c, true)
+			return cpu.Next, done
+		}
+		return spinOn(c, l.Line, done, l.Acquire)
+	}
+	done := c.Access(l.Acquire, l.Line, cacheline.RMW)
+	if l.holder < 0 {
+		l.take(c, false)
+		return cpu.Next, done
+	}
+	if !l.w.wait(c, l) {
+		return cpu.Block, 0
+	}
+	l.phase[id] = ttasSpinning
+	return spinOn(c, l.Line, done, l.Acquire)
 }
 
 // UnlockStep is spin_unlock().
@@ -295,26 +502,14 @@ type UnlockStep struct{ L *Spinlock }
 // Exec implements cpu.Step.
 func (s *UnlockStep) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
 	l, id := s.L, c.ID
-	if l.holder != id && l.phase[id] == 0 {
+	if l.holder != id && l.phase[id] == outside {
 		c.Fail(fmt.Sprintf("spin_unlock(%s) by a CPU that does not hold it; pair every unlock with a lock before it", l.Name))
 		return cpu.Block, 0
 	}
 	if l.Kind == MCS && len(l.queue) > 0 {
-		// Read our node's next pointer (written by the successor), then hand
-		// the lock over by writing the successor's node.
-		if l.phase[id] == 0 {
-			l.phase[id] = 10
-			return cpu.Again, c.Access(l.Release, l.node(id), cacheline.Load)
-		}
-		l.phase[id] = 0
-		succ := l.queue[0]
-		l.queue = l.queue[1:]
-		l.release(id)
-		l.holder = succ
-		l.granted[succ] = true
-		return cpu.Next, c.Access(l.Release, l.node(succ), cacheline.Store)
+		return l.handOver(c, l.queue[0])
 	}
-	l.phase[id] = 0
+	l.phase[id] = outside
 	op := cacheline.Store
 	if l.Kind == MCS {
 		op = cacheline.RMW // cmpxchg the tail back to empty

@@ -24,7 +24,7 @@ type lockCase struct {
 	Inside  sim.Time // compute in the critical section
 }
 
-var lockNames = []string{"ticket", "qspinlock", "test-and-set", "mutex"}
+var lockNames = []string{"ticket", "qspinlock", "mcs", "test-and-set", "test-and-test-and-set", "mutex"}
 
 func (lockCase) Generate(r *rand.Rand, _ int) reflect.Value {
 	return reflect.ValueOf(lockCase{
@@ -110,10 +110,11 @@ func guarded(w *models.World, lock, unlock cpu.Step, mon *csMonitor, outside, in
 // are FIFO; MCS queues at its tail exchange, a step after the probe, and
 // test-and-set is unfair by design.
 //
-// Progress is asserted for every CPU, except for test-and-set without jitter:
-// there the retries of the waiters fall into a fixed rhythm with the holder's
-// and the same CPU can lose every race for the whole run (13 of 33 such runs
-// starve some CPU). Real machines, like ExponentialJitter, break the rhythm.
+// Progress is asserted for every CPU, except for test-and-set and
+// test-and-test-and-set, unfair by design: whoever's exchange reaches the
+// line first wins, and where the waiters fall into a fixed rhythm with the
+// holder's (no jitter, or no spin-loop pause to spread their wake-ups) the
+// same CPU can lose every race for the whole run.
 func TestLockProperties(t *testing.T) {
 	check := func(tc lockCase) bool {
 		w := newWorld(t, testProfile(tc.Jitter), tc.Seed, models.DefaultKernel())
@@ -127,7 +128,7 @@ func TestLockProperties(t *testing.T) {
 			t.Errorf("%+v: mutual exclusion: %v", tc, mon.err)
 			return false
 		}
-		rhythm := tc.Lock == "test-and-set" && tc.Jitter == cpu.NoJitter
+		rhythm := tc.Lock == "test-and-set" || tc.Lock == "test-and-test-and-set"
 		for _, c := range res.Cores {
 			if c.Packets == 0 && !rhythm {
 				t.Errorf("%+v: cpu %d completed no packet in %v s: no progress", tc, c.CPU, res.Seconds)
@@ -314,5 +315,71 @@ func TestLockVersusLockless(t *testing.T) {
 	}
 	if lockless2 < 3*locked2 {
 		t.Errorf("2 cores: lockless %.3g Mpps is not at least 3x locked %.3g", lockless2/1e6, locked2/1e6)
+	}
+}
+
+// qspinlock's pending bit: with one waiter at a time the waiter sets pending
+// and spins on the lock word, so no MCS node is ever touched; a third CPU
+// finds pending set and queues. MCS always queues its waiters on nodes.
+func TestQspinlockPendingPath(t *testing.T) {
+	nodesUsed := func(kind models.LockKind, n int) int {
+		w := newWorld(t, testProfile(cpu.UniformJitter), 5, models.DefaultKernel())
+		l := newSpinlock(t, w, kind)
+		mon := newCSMonitor()
+		lock, unlock := &models.LockStep{L: l}, &models.UnlockStep{L: l}
+		res := flood(t, w, guarded(w, lock, unlock, mon, 20*sim.Nanosecond, 30*sim.Nanosecond), n, 5*sim.Microsecond, 100*sim.Microsecond)
+		if mon.err != nil {
+			t.Fatalf("%v on %d cpus: %v", kind, n, mon.err)
+		}
+		if res.Locks[0].Contended < 100 {
+			t.Fatalf("%v on %d cpus: only %d contended acquisitions", kind, n, res.Locks[0].Contended)
+		}
+		used := 0
+		for c := range n {
+			if w.M.Lines.Line(fmt.Sprintf("lock/mcs_node.%d", c)) != nil {
+				used++
+			}
+		}
+		return used
+	}
+	if got := nodesUsed(models.Qspinlock, 2); got != 0 {
+		t.Errorf("qspinlock with one waiter used %d MCS nodes; the pending bit should serve it", got)
+	}
+	if got := nodesUsed(models.Qspinlock, 6); got == 0 {
+		t.Errorf("qspinlock with five waiters used no MCS node")
+	}
+	if got := nodesUsed(models.MCS, 2); got != 2 {
+		t.Errorf("MCS with two CPUs used %d nodes, want 2", got)
+	}
+}
+
+// Proportional backoff (a waiter k tickets from its turn waits k backoffs
+// before it reads again) keeps most waiters off the lock word, so past the
+// collapse a ticket lock with backoff does better than one without, and it
+// still serves in ticket order.
+func TestTicketBackoff(t *testing.T) {
+	run := func(backoff sim.Time) (float64, *csMonitor) {
+		w := newWorld(t, testProfile(cpu.UniformJitter), 1, models.DefaultKernel())
+		l := newSpinlock(t, w, models.Ticket)
+		l.Backoff = backoff
+		mon := newCSMonitor()
+		stats := newLine(t, w, "stats", false)
+		p := &cpu.Program{Name: "rx", Steps: []cpu.Step{
+			compute(w, "rx", sim.Microsecond), probe(mon.arrive), &models.LockStep{L: l}, probe(mon.enter),
+			access(w, "stats", stats, cacheline.Store), compute(w, "cs", 10*sim.Nanosecond), probe(mon.exit), &models.UnlockStep{L: l},
+		}}
+		return flood(t, w, p, 32, 20*sim.Microsecond, 500*sim.Microsecond).PPS, mon
+	}
+	plain, _ := run(0)
+	backoff, mon := run(50 * sim.Nanosecond)
+	t.Logf("32 cpus: ticket %.2f Mpps, with 50 ns proportional backoff %.2f", plain/1e6, backoff/1e6)
+	if backoff < 1.5*plain {
+		t.Errorf("backoff %.3g pps is not well above plain ticket's %.3g past the collapse", backoff, plain)
+	}
+	if mon.err != nil {
+		t.Fatal(mon.err)
+	}
+	if i := mismatch(mon.acquires, mon.arrivals); i >= 0 {
+		t.Errorf("with backoff, acquisition %d went to cpu %d, but arrival %d was cpu %d", i, mon.acquires[i], i, mon.arrivals[i])
 	}
 }

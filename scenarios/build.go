@@ -279,7 +279,15 @@ func (b *builder) declare() error {
 			b.mutex[l.Name], err = w.NewMutex(l.Name, or(acq, "mutex_lock"))
 		default:
 			kind, _ := models.ParseLockKind(l.Kind)
-			b.spin[l.Name], err = w.NewSpinlock(l.Name, kind, or(acq, "_raw_spin_lock"), or(rel, "_raw_spin_unlock"))
+			acq, rel = or(acq, "_raw_spin_lock"), or(rel, "_raw_spin_unlock")
+			if l.Line != "" {
+				b.spin[l.Name] = w.NewSpinlockOn(b.lines[l.Line], l.Name, kind, acq, rel)
+			} else {
+				b.spin[l.Name], err = w.NewSpinlock(l.Name, kind, acq, rel)
+			}
+			if err == nil && l.Backoff != "" {
+				b.spin[l.Name].Backoff = b.time(l.Backoff)
+			}
 		}
 		if err != nil {
 			return err

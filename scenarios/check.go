@@ -92,7 +92,7 @@ func check(raw *fileRaw, loc *locator) (*Scenario, error) {
 	}
 	for i, l := range raw.Lock {
 		back := c.from(fmt.Sprintf("lock[%d]", i))
-		c.lock(i, l, names)
+		c.lock(i, l, names, raw.Line)
 		back()
 	}
 	s.Lines, s.Locks = raw.Line, raw.Lock
@@ -174,7 +174,7 @@ func (c *checker) line(i int, l lineRaw, names map[string]string) {
 	names[l.Name] = "line"
 }
 
-func (c *checker) lock(i int, l lockRaw, names map[string]string) {
+func (c *checker) lock(i int, l lockRaw, names map[string]string, lines []lineRaw) {
 	a := []string{"[[lock]]"}
 	if l.Name == "" {
 		c.fail(fmt.Sprintf("lock[%d].name", i), a, "missing; every lock needs a name")
@@ -185,7 +185,25 @@ func (c *checker) lock(i int, l lockRaw, names map[string]string) {
 	}
 	kind := lockKindOf(l.Kind)
 	if kind == "" {
-		c.fail("lock.kind", append(a, quote(l.Name), "kind"), "%q is not a lock kind; use ticket, qspinlock, mcs, tas, rwlock or mutex", l.Kind)
+		c.fail("lock.kind", append(a, quote(l.Name), "kind"), "%q is not a lock kind; use ticket, qspinlock, mcs, tas, ttas, rwlock or mutex", l.Kind)
+	}
+	if l.Line != "" {
+		at := append(a, quote(l.Name), keyNeedle("line"))
+		switch {
+		case kind != "spinlock":
+			c.fail("lock.line", at, "a %s's word cannot be placed on a line; only spinlocks (ticket, qspinlock, mcs, tas, ttas) take line", kind)
+		case names[l.Line] != "line":
+			c.fail("lock.line", at, "%q is not a defined line; declare it under [[line]] before the lock, or fix the name", l.Line)
+		case slices.ContainsFunc(lines, func(x lineRaw) bool { return x.Name == l.Line && x.PerCPU }):
+			c.fail("lock.line", at, "%q is a per-cpu line, and a lock word is shared; give the lock a shared line", l.Line)
+		}
+	}
+	if l.Backoff != "" {
+		at := append(a, quote(l.Name), keyNeedle("backoff"))
+		if l.Kind != "ticket" {
+			c.fail("lock.backoff", at, "only a ticket lock backs off in proportion to the tickets ahead; drop backoff or use kind = \"ticket\"")
+		}
+		c.dur("lock.backoff", at, l.Backoff, true, MaxStepTime)
 	}
 	names[l.Name] = kind
 }

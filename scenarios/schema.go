@@ -75,7 +75,9 @@ type lineRaw struct {
 
 type lockRaw struct {
 	Name    string `toml:"name"`
-	Kind    string `toml:"kind"` // ticket, qspinlock, mcs, tas, rwlock, mutex
+	Kind    string `toml:"kind"`    // ticket, qspinlock, mcs, tas, ttas, rwlock, mutex
+	Line    string `toml:"line"`    // a spinlock's word lives on this line, beside its data
+	Backoff string `toml:"backoff"` // a ticket lock's wait per ticket ahead before reading again
 	Acquire string `toml:"acquire_label"`
 	Release string `toml:"release_label"`
 	Note    string `toml:"note"`
