@@ -9,7 +9,11 @@
 // reference points, each marked `calibrate` or `validate`. Durations are strings
 // with units ("25ns", "40cyc", "7ms") or the name of a param. Loading is strict:
 // every error names the file, line, column, field and the fix. A file may
-// include others for shared profiles and blocks.
+// include others for shared profiles and blocks. Before anything runs, every
+// number, file size and expansion of blocks and includes is held to the
+// bounds of bounds.go, so any file is answered within seconds; a fault found
+// while simulating (a deadlock, an unlock not held) is placed at the step as
+// written, through the blocks that reach it.
 //
 // # Built-ins
 //
