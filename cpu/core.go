@@ -166,10 +166,12 @@ func (c *Core) Fire(now sim.Time) {
 		if out == Next {
 			if at == now && !c.ahead {
 				c.pc++
+				c.M.Eng.Inline()
 				continue
 			}
 			if c.runsAhead(at) {
 				c.pc++
+				c.M.Eng.Inline()
 				c.ahead, c.local = true, at
 				continue
 			}

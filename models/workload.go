@@ -236,7 +236,7 @@ func (w *World) Run(spec RunSpec) (*Result, error) {
 		err = nil
 	}
 	if errors.Is(err, sim.ErrEventLimit) {
-		err = fmt.Errorf("models: the run fired its %d simulated events by %v of simulated time, before its end at %v: %w", spec.MaxEvents, m.Eng.Now(), ctl.Until, err)
+		err = fmt.Errorf("models: the run reached its bound of %d simulated events (a step run ahead of the clock counts as one) at %v of simulated time, before its end at %v: %w", spec.MaxEvents, m.Eng.Now(), ctl.Until, err)
 	}
 	if err != nil {
 		return nil, err
