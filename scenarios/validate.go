@@ -2,7 +2,6 @@ package scenarios
 
 import (
 	"fmt"
-	"math"
 	"strings"
 
 	"contend/models"
@@ -32,7 +31,8 @@ func Metric(r *models.Result, metric, unit string) (float64, error) {
 		return r.PPS * scale, nil
 	case "cost":
 		if r.PPSPerCore == 0 {
-			return math.Inf(1), nil
+			// An infinite cost would print as +Inf% and break JSON.
+			return 0, fmt.Errorf("cost: no packet completed in the measured interval, so there is no cost per packet; lengthen [run] duration or check the steps' durations")
 		}
 		return 1e9 / r.PPSPerCore, nil
 	case "duration":

@@ -487,3 +487,14 @@ func TestModelErrorsPlaced(t *testing.T) {
 		}
 	}
 }
+
+// A cost per packet when no packet completed printed "+Inf ns ++Inf%" and
+// broke the JSON encoder.
+func TestNoPacketsNoInfiniteCost(t *testing.T) {
+	eds := []ed{{20, `work = "20ns"`, `work = "1000s"`}, {64, `metric = "throughput_per_core"`, `metric = "cost"`}, {66, `unit = "Mpps"`, `unit = "ns"`}}
+	for _, format := range []string{"text", "json"} {
+		c := class{name: format, eds: eds, args: []string{"validate", "{f}", "--format", format}, code: 1,
+			want: []string{"cost: no packet completed in the measured interval", "lengthen [run] duration"}}
+		t.Run(c.name, c.run)
+	}
+}

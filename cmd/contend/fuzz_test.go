@@ -26,7 +26,8 @@ var fuzzCommands = []string{"run", "sweep", "validate", "explain", "fit"}
 // FuzzCLI runs random scenario text and flags through contend run, sweep,
 // validate, explain and fit in-process: no input may panic, hang past its
 // deadline or allocate past its bound. Errors are answers; their status must
-// be 1 or 2 with a message, and a success must print something.
+// be 1 or 2 with a message, and a success must print something, with no
+// relative error that is not a number.
 func FuzzCLI(f *testing.F) {
 	for _, name := range scenarios.BuiltinNames() {
 		src, err := fs.ReadFile(scenarios.Builtin(), name+".toml")
@@ -64,6 +65,8 @@ func FuzzCLI(f *testing.F) {
 		switch {
 		case code == 0 && out == "":
 			t.Errorf("contend %q: success with nothing printed", args)
+		case code == 0 && (strings.Contains(out, "Inf%") || strings.Contains(out, "NaN%")):
+			t.Errorf("contend %q: an error that is not a number:\n%s", args, out)
 		case code != 0 && strings.TrimSpace(errOut) == "":
 			t.Errorf("contend %q: status %d with no message", args, code)
 		case code != 0 && code != 1 && code != 2:
