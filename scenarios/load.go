@@ -118,16 +118,21 @@ type Reference struct {
 
 // Load reads the scenario file name from fsys, with its includes.
 func Load(fsys fs.FS, name string) (*Scenario, error) {
-	l := &loader{fsys: fsys, seen: map[string]bool{}}
-	src, err := l.read(name)
-	if err != nil {
-		return nil, &Error{File: name, Msg: fmt.Sprintf("cannot read: %v", err)}
-	}
-	raw, loc, err := l.decode(name, src, nil)
+	raw, loc, err := readFile(fsys, name)
 	if err != nil {
 		return nil, err
 	}
 	return check(raw, loc)
+}
+
+// readFile reads and decodes the file name from fsys, with its includes.
+func readFile(fsys fs.FS, name string) (*fileRaw, *locator, error) {
+	l := &loader{fsys: fsys, seen: map[string]bool{}}
+	src, err := l.read(name)
+	if err != nil {
+		return nil, nil, &Error{File: name, Msg: fmt.Sprintf("cannot read: %v", err)}
+	}
+	return l.decode(name, src, nil)
 }
 
 // Parse checks a scenario given as bytes; includes are read from fsys.

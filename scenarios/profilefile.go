@@ -1,7 +1,6 @@
 package scenarios
 
 import (
-	"fmt"
 	"io/fs"
 	"reflect"
 	"strings"
@@ -10,12 +9,7 @@ import (
 // LoadProfile reads a profile file (what contend calibrate writes): exactly
 // one [profile.NAME] table, checked like a scenario's.
 func LoadProfile(fsys fs.FS, name string) (*Profile, error) {
-	l := &loader{fsys: fsys, seen: map[string]bool{}}
-	src, err := l.read(name)
-	if err != nil {
-		return nil, &Error{File: name, Msg: fmt.Sprintf("cannot read: %v", err)}
-	}
-	raw, loc, err := l.decode(name, src, nil)
+	raw, loc, err := readFile(fsys, name)
 	if err != nil {
 		return nil, err
 	}
