@@ -32,6 +32,9 @@ const (
 	MinRate = 1e-4
 	// MaxCount bounds counts: operations in a batch, items, sweep values.
 	MaxCount = 1_000_000_000
+	// MaxFreeBytes bounds the bytes one call_rcu or queue_rcu_work frees,
+	// so that the bytes pending and freed over a run stay exact.
+	MaxFreeBytes = 1 << 30
 	// MaxAxisValues bounds the values of a sweep axis, the points of a
 	// series and its references: the points one command simulates.
 	MaxAxisValues = 1000

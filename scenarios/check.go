@@ -633,8 +633,8 @@ func (c *checker) steps(where string, anchors []string, steps []stepRaw, names m
 			if b == nil {
 				b = st.QueueRCUWork
 			}
-			if *b < 0 {
-				c.fail(field+"."+op, at, "%d bytes; the size freed after the grace period is at least 0", *b)
+			if *b < 0 || *b > MaxFreeBytes {
+				c.fail(field+"."+op, at, "%d bytes; the size freed after the grace period is from 0 to %d (MaxFreeBytes)", *b, int64(MaxFreeBytes))
 			}
 		case "once_per_jiffy":
 			if st.OncePerJiffy != "percpu" {

@@ -347,6 +347,8 @@ func TestOverflowRefused(t *testing.T) {
 			want: []string{"{f}:20:", "params.work", "at least 0"}},
 		{name: "step longer than the clock", eds: []ed{{30, `rx = [ { compute = "work" } ]`, `rx = [ { compute = "1e6s" } ]`}},
 			want: []string{"{f}:30:", "block.rx.steps[0].compute", "at most 10000s"}},
+		{name: "call_rcu of an exabyte", eds: []ed{{30, `rx = [ { compute = "work" } ]`, `rx = [ { call_rcu = 1000000000000000000 } ]`}},
+			want: []string{"{f}:30:10: block.rx.steps[0].call_rcu", "from 0 to 1073741824 (MaxFreeBytes)"}},
 		{name: "scan over too many items", eds: []ed{{30, `rx = [ { compute = "work" } ]`, `rx = [ { scan = "1000s" } ]`}, {45, "initial_items = 0", "initial_items = 1000"}},
 			want: []string{"{f}:30:10: block.rx.steps[0]: a scan of 1000s per item over 1001 items takes longer than 10000s", "(variant locked step 1 → block rx step 1)"}},
 	} {
