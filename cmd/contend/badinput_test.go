@@ -500,3 +500,16 @@ func TestNoPacketsNoInfiniteCost(t *testing.T) {
 		t.Run(c.name, c.run)
 	}
 }
+
+// fit with no series to fit printed nothing and succeeded (found by FuzzCLI,
+// testdata/fuzz/FuzzCLI/a95965883dd8c4ce).
+func TestFitNothing(t *testing.T) {
+	for _, c := range []class{
+		{name: "no such series", args: []string{"fit", "ingress", "--series", "nope"}, want: []string{`nothing to fit: ingress has no [[series]] named "nope"`}},
+		{name: "no series at all", files: map[string]string{"ns.toml": base[:strings.Index(base, "[[series]]")]}, args: []string{"fit", "{dir}/ns.toml"},
+			want: []string{"nothing to fit: t has no [[series]]; a series names"}},
+	} {
+		c.code = 1
+		t.Run(c.name, c.run)
+	}
+}

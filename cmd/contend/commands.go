@@ -404,10 +404,12 @@ func cmdFit(args []string, stdout, stderr io.Writer) error {
 	}
 	prog := progress(&o, "fit")
 	var buf bytes.Buffer
+	fitted := 0
 	for _, se := range s.Series {
 		if *seriesName != "" && se.Name != *seriesName {
 			continue
 		}
+		fitted++
 		best, rows, err := s.Fit(se, seedOf(&o, s), runner(s, o.jobs, prog))
 		if err != nil {
 			return err
@@ -424,6 +426,9 @@ func cmdFit(args []string, stdout, stderr io.Writer) error {
 				return err
 			}
 		}
+	}
+	if fitted == 0 {
+		return fmt.Errorf("nothing to fit: %s has no [[series]]%s; a series names the free parameters and calibrate points", s.Name, seriesNamed(*seriesName))
 	}
 	if src != nil {
 		if err := writeAtomic(*write, src); err != nil {
@@ -446,6 +451,14 @@ func scenarioSource(arg, out string) ([]byte, error) {
 		}
 	}
 	return os.ReadFile(arg)
+}
+
+// seriesNamed says which series was asked for, if one was.
+func seriesNamed(name string) string {
+	if name == "" {
+		return ""
+	}
+	return fmt.Sprintf(" named %q", name)
 }
 
 func countRole(rows []scenarios.Row, role string) int {
