@@ -37,6 +37,7 @@ type Options struct {
 	Xs           []float64 // scaling, insertion: the axis values (default: the series' points and sweep)
 	Seed         int64
 	Replications int      // scaling, insertion: runs per point, for the 95% interval
+	By           string   // breakdown: stack by "state" (default) or "symbol"
 	Window       sim.Time // timeline: the span drawn (default 100 ms)
 	Run          scenarios.Runner
 }
@@ -222,6 +223,7 @@ func (f *Figure) drawLegend(c draw.Canvas) {
 		l.TextStyle.Font = font.From(sans, legendSize)
 		l.Top, l.Left = true, true
 		l.ThumbnailWidth = vg.Points(legendThumb)
+		l.Padding = vg.Points(1)
 		for _, e := range f.legend[min(col*per, len(f.legend)):min((col+1)*per, len(f.legend))] {
 			l.Add(e.name, e.thumbs...)
 		}

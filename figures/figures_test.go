@@ -90,6 +90,21 @@ func TestEveryKindOnEveryBuiltin(t *testing.T) {
 	}
 }
 
+// The breakdown by symbol draws the same table as the one by state.
+func TestBreakdownBySymbol(t *testing.T) {
+	s, o := short(t, "flower-insert")
+	o.Kind, o.By = "breakdown", "symbol"
+	f, err := figures.Make(s, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "flower-insert-breakdown-symbol", f)
+	o.By = "stack"
+	if _, err := figures.Make(s, o); err == nil || !strings.Contains(err.Error(), "use state or symbol") {
+		t.Errorf("--by stack: %v", err)
+	}
+}
+
 // golden compares the CSV and the SVG with testdata/; -update rewrites them
 // (review the diff: predictions move when the model does).
 func golden(t *testing.T, base string, f *figures.Figure) {

@@ -72,4 +72,5 @@ func titled(p *plot.Plot, title string) *plot.Plot {
 var (
 	lightGrey = color.Gray{Y: 0xd4}
 	paleGrey  = color.Gray{Y: 0xee}
+	midGrey   = color.Gray{Y: 0x99}
 )

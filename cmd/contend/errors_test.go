@@ -47,6 +47,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"plot", "ingress", "--kind", "insertion"}, 1, []string{"insertion draws a batch", "--kind scaling"}},
 		{[]string{"plot", "ingress", "--series", "nope"}, 1, []string{`ingress has no series "nope"`, "ingress-bare"}},
 		{[]string{"plot", "ingress", "--width", "0.5"}, 1, []string{"--width 0.5: give at least 1 (inches)"}},
+		{[]string{"plot", "ingress", "--kind", "breakdown", "--by", "stack"}, 1, []string{`--by "stack": use state or symbol`}},
 		{[]string{"plot", "ingress", "--window", "-1s"}, 1, []string{"--window -1s: give a positive span"}},
 		{[]string{"plot", "ingress", "--csv", "no/such/dir/t.csv"}, 1, []string{"--csv no/such/dir/t.csv: the directory no/such/dir does not exist"}},
 		{[]string{"plot", "ingress", "--kind", "heatmap", "--variant", "nope"}, 1, []string{`has no variant "nope"`}},
