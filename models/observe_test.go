@@ -3,6 +3,7 @@ package models_test
 import (
 	"testing"
 
+	"contend/cacheline"
 	"contend/cpu"
 	"contend/models"
 	"contend/sim"
@@ -126,6 +127,36 @@ func TestObserveContention(t *testing.T) {
 		}
 		if st[cpu.Spin] == 0 || st[cpu.Work] == 0 {
 			t.Errorf("cpu %d: no spin or no work in %v", last.CPUs[i], st)
+		}
+	}
+}
+
+// TestObserveRunAhead: observing does not change a run whose cores run
+// local work (compute, per-cpu lines) ahead of the engine's clock, as
+// lockless ingress does, with jitter on; not even by a packet.
+func TestObserveRunAhead(t *testing.T) {
+	run := func(every sim.Time) *models.Result {
+		w := newWorld(t, testProfile(cpu.ExponentialJitter), 1, models.DefaultKernel())
+		stats := newLine(t, w, "stats", true)
+		shared := newLine(t, w, "dev", false)
+		p := &cpu.Program{Name: "lockless", Steps: []cpu.Step{
+			compute(w, "stack", 39*sim.Nanosecond), access(w, "stats", stats, cacheline.RMW),
+			compute(w, "ingress", 15*sim.Nanosecond), access(w, "dev", shared, cacheline.Load)}}
+		spec := models.RunSpec{Flood: &models.Flood{CPUs: firstN(2), Program: p},
+			Warmup: 20 * sim.Microsecond, Duration: sim.Millisecond, SampleEvery: every}
+		if every > 0 {
+			spec.Observe = func(models.Sample) {}
+		}
+		res, err := w.Run(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	plain := run(0)
+	for _, every := range []sim.Time{5100 * sim.Nanosecond, 17 * sim.Microsecond} {
+		if got := run(every); got.Packets != plain.Packets {
+			t.Errorf("sampling every %v: %d packets, %d without", every, got.Packets, plain.Packets)
 		}
 	}
 }

@@ -177,14 +177,12 @@ func (e *Engine) RunUntil(t Time) error {
 
 // Horizon returns how far ahead of Now a model may run work that touches
 // nothing shared without scheduling an event for it: to the end of the
-// current RunUntil and no further than the next observation, so that neither
-// sees work from beyond it. Outside RunUntil it is Now.
+// current RunUntil, so that the end of warm-up and of the run see no work
+// from beyond them. Outside RunUntil it is Now. It does not depend on the
+// observer: observing must not change a run, so an observation may count
+// time a core has already charged a little ahead of it.
 func (e *Engine) Horizon() Time {
-	h := max(e.until, e.now)
-	if e.obs.every > 0 {
-		h = min(h, e.obs.next)
-	}
-	return h
+	return max(e.until, e.now)
 }
 
 // Control describes a run: events before Warmup run but their statistics are
