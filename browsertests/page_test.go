@@ -51,9 +51,9 @@ func artifacts(t *testing.T) string {
 	return dir
 }
 
-// cliFigure runs `contend run` for the ingress-u32 series and returns the
-// throughput per core it prints for variant at cores.
-func cliFigure(t *testing.T, variant string, cores float64) float64 {
+// cliFigures runs `contend run` for the ingress-u32 series and returns the
+// throughput per core it prints, by variant, at cores.
+func cliFigures(t *testing.T, cores float64) map[string]float64 {
 	cmd := exec.Command("go", "run", "./cmd/contend", "run", "ingress", "--series", "ingress-u32", "--format", "json")
 	cmd.Dir = ".."
 	var stderr bytes.Buffer
@@ -71,23 +71,26 @@ func cliFigure(t *testing.T, variant string, cores float64) float64 {
 	if err := json.Unmarshal(out, &tables); err != nil {
 		t.Fatal(err)
 	}
+	got := map[string]float64{}
 	for _, tb := range tables {
 		for i, x := range tb.X {
 			for j, v := range tb.Variants {
-				if tb.Metric == "throughput_per_core" && x == cores && v == variant {
-					return tb.Values[i][j]
+				if tb.Metric == "throughput_per_core" && x == cores {
+					got[v] = tb.Values[i][j]
 				}
 			}
 		}
 	}
-	t.Fatalf("contend run prints no throughput_per_core for %s at %v cores", variant, cores)
-	return 0
+	if len(got) == 0 {
+		t.Fatalf("contend run prints no throughput_per_core at %v cores", cores)
+	}
+	return got
 }
 
 func TestPage(t *testing.T) {
 	exe := chromium(t)
 	out := artifacts(t)
-	want := cliFigure(t, "locked", 2)
+	want := cliFigures(t, 2)
 
 	srv := web.New(web.Options{})
 	ts := httptest.NewServer(srv)
@@ -100,7 +103,7 @@ func TestPage(t *testing.T) {
 	defer cancel()
 	ctx, cancel := chromedp.NewContext(actx)
 	defer cancel()
-	ctx, cancel = context.WithTimeout(ctx, 90*time.Second)
+	ctx, cancel = context.WithTimeout(ctx, 180*time.Second)
 	defer cancel()
 
 	downloads := t.TempDir()
@@ -120,36 +123,43 @@ func TestPage(t *testing.T) {
 		}
 	}
 
-	// Run view: ingress locked on 2 cores, from a linked URL.
+	// Run view: ingress locked on 2 cores, from a linked URL, then lockless
+	// at the same point: the page's final figure is contend run's each time.
 	var final, points string
 	var ok bool
-	run("load and run",
+	finalOf := func(variant string) {
+		t.Helper()
+		run(variant,
+			chromedp.SetValue(`#variant`, variant),
+			chromedp.Click(`#start`),
+			chromedp.Poll(`document.getElementById('status').textContent.startsWith('done: ingress `+variant+` ')`, nil),
+			chromedp.AttributeValue(`#final`, "data-value", &final, &ok),
+			chromedp.AttributeValue(`#chart-throughput`, "data-points", &points, &ok))
+		got, err := strconv.ParseFloat(final, 64)
+		if err != nil {
+			t.Fatalf("%s: final figure %q: %v", variant, final, err)
+		}
+		if got != want[variant] {
+			t.Errorf("%s: the page shows %v Mpps per core, contend run prints %v", variant, got, want[variant])
+		}
+		if n, _ := strconv.Atoi(points); n < 100 {
+			t.Errorf("%s: the throughput chart has %q points, want the run's samples", variant, points)
+		}
+	}
+	run("load",
 		browser.SetDownloadBehavior(browser.SetDownloadBehaviorBehaviorAllow).WithDownloadPath(downloads),
 		chromedp.Navigate(ts.URL+"/#view=run&scenario=ingress&series=ingress-u32&variant=locked&x=2"),
 		chromedp.WaitVisible(`#start`),
-		chromedp.Poll(`document.getElementById('status').textContent.startsWith('connected')`, nil),
-		chromedp.Click(`#start`),
-		chromedp.Poll(`document.getElementById('final').dataset.value !== ''`, nil),
-		chromedp.AttributeValue(`#final`, "data-value", &final, &ok),
-		chromedp.AttributeValue(`#chart-throughput`, "data-points", &points, &ok),
-		shot("run"),
-	)
-	got, err := strconv.ParseFloat(final, 64)
-	if err != nil {
-		t.Fatalf("final figure %q: %v", final, err)
-	}
-	if got != want {
-		t.Errorf("the page shows %v Mpps per core, contend run prints %v", got, want)
-	}
-	if n, _ := strconv.Atoi(points); n < 100 {
-		t.Errorf("the throughput chart has %q points, want the run's samples", points)
-	}
+		chromedp.Poll(`document.getElementById('status').textContent.startsWith('connected')`, nil))
+	finalOf("lockless")
+	finalOf("locked")
+	run("screenshot", shot("run"))
 
 	// Export the throughput chart's data and picture.
 	run("export", chromedp.Click(`#chart-throughput .export-csv`), chromedp.Click(`#chart-throughput .export-png`))
 	csv := waitFile(t, downloads, ".csv")
 	lines := strings.Split(strings.TrimSpace(string(csv)), "\n")
-	if lines[0] != "simulated time (µs),total,cpu 0,cpu 1" || fmt.Sprint(len(lines)-1) != points {
+	if lines[0] != "simulated time (ms),total locked,cpu 0,cpu 1,total lockless" || fmt.Sprint(len(lines)-1) != points {
 		t.Errorf("exported CSV: header %q, %d rows for %s points", lines[0], len(lines)-1, points)
 	}
 	if png := waitFile(t, downloads, ".png"); !bytes.HasPrefix(png, []byte("\x89PNG")) {
@@ -178,8 +188,21 @@ func TestPage(t *testing.T) {
 	if gutterLine != bad || bad == 0 {
 		t.Errorf("error marked at line %d, the bad line is %d", gutterLine, bad)
 	}
+
+	// RCU: flower under load, deferred frees: grace periods and pending
+	// bytes on the timeline.
+	var other string
+	run("rcu", chromedp.Navigate(ts.URL+"/?rcu#view=run&scenario=flower-under-load&variant=deferred-free&x=500"),
+		chromedp.Poll(`document.getElementById('status').textContent.startsWith('connected')`, nil),
+		chromedp.Click(`#start`),
+		chromedp.Poll(`document.getElementById('final').dataset.value !== ''`, nil, chromedp.WithPollingTimeout(60*time.Second)),
+		chromedp.Text(`#final-other`, &other),
+		shot("rcu"))
+	if !strings.Contains(other, "grace_period") {
+		t.Errorf("flower-under-load final figures %q, want a grace period", other)
+	}
 	if *update {
-		for _, v := range []string{"run", "sweep", "explain", "editor"} {
+		for _, v := range []string{"run", "sweep", "explain", "editor", "rcu"} {
 			b, err := os.ReadFile(filepath.Join(out, v+".png"))
 			if err == nil {
 				err = os.WriteFile(filepath.Join("..", "web", "screenshots", v+".png"), b, 0o644)

@@ -16,6 +16,32 @@ import (
 // enough for a smooth chart, few enough for a page to draw.
 const samplesPerRun = 200
 
+// batchSampleEvery is the first sampling interval of a run whose length is
+// not known in advance.
+const batchSampleEvery = 50 * sim.Microsecond
+
+// thinning keeps every k-th sample, doubling k whenever samplesPerRun have
+// been kept at the current k: a run of any length sends a number of samples
+// that grows with the logarithm of its length.
+type thinning struct {
+	n, k, kept int
+}
+
+func (t *thinning) keep() bool {
+	t.k = max(t.k, 1)
+	t.n++
+	if (t.n-1)%t.k != 0 {
+		return false
+	}
+	t.kept++
+	if t.kept == samplesPerRun {
+		t.k *= 2
+		t.kept = 0
+		t.n = 0
+	}
+	return true
+}
+
 // hub owns the runs going on and who watches them.
 type hub struct {
 	maxRuns int
@@ -199,10 +225,16 @@ func (h *hub) simulate(r *run, j *job) {
 			r.broadcast(started(r.id, j, w, spec, reps))
 			conv := newConverter(spec)
 			spec.SampleEvery = max(1, (spec.Warmup+spec.Duration)/samplesPerRun)
+			var thin thinning
 			if spec.Batch != nil {
-				spec.SampleEvery = sim.Millisecond
+				// A batch runs until it is done: sample finely, and thin
+				// out as it goes on.
+				spec.SampleEvery = batchSampleEvery
 			}
 			spec.Observe = func(s models.Sample) {
+				if !thin.keep() {
+					return
+				}
 				out := conv.convert(s)
 				now := h.now()
 				r.each(func(c *client) { c.push(out, now) })

@@ -310,3 +310,27 @@ func TestConverter(t *testing.T) {
 		t.Fatalf("next sample %+v, want 100 Mpps", got)
 	}
 }
+
+// TestThinning: the first samplesPerRun samples are all kept, then every
+// second, every fourth... so a run of 1000·samplesPerRun samples sends few.
+func TestThinning(t *testing.T) {
+	var th thinning
+	var kept []int
+	for i := range 1000 * samplesPerRun {
+		if th.keep() {
+			kept = append(kept, i)
+		}
+	}
+	for i := range samplesPerRun {
+		if kept[i] != i {
+			t.Fatalf("sample %d of the first %d dropped", i, samplesPerRun)
+		}
+	}
+	if kept[samplesPerRun+1]-kept[samplesPerRun] != 2 || kept[2*samplesPerRun+1]-kept[2*samplesPerRun] != 4 {
+		t.Fatalf("steps after the first windows: %v", kept[samplesPerRun:samplesPerRun+3])
+	}
+	// 1000 windows' worth is about 10 doublings: 11 windows kept.
+	if len(kept) > 11*samplesPerRun {
+		t.Fatalf("kept %d of %d", len(kept), 1000*samplesPerRun)
+	}
+}

@@ -10,6 +10,9 @@ let scenarios = [];
 let ws = null;
 let run = null;      // the run being watched: started message and what it has sent
 let editor = null;
+// Totals of earlier runs of the same point, by variant, so that the
+// throughput chart compares variants: key -> variant -> Map(t -> Mpps).
+const totals = {};
 
 // ---- URL: #view=run&scenario=ingress&series=..&variant=..&x=2&duration=..&seed=..
 function readHash() {
@@ -58,7 +61,7 @@ function pickSeries(want = {}) {
 // ---- live charts
 const charts = {};
 function makeCharts() {
-  charts.tput = new LineChart($('chart-throughput'), { name: 'throughput', xLabel: 'simulated time (µs)', yLabel: 'Mpps' });
+  charts.tput = new LineChart($('chart-throughput'), { name: 'throughput', xLabel: 'simulated time (ms)', yLabel: 'Mpps' });
   charts.states = new CanvasChart($('chart-states'), {
     name: 'cpu-states', height: 200,
     draw: (ctx, w, h) => run && stackedBars(ctx, w, h, stateShares(), run.started.cpus.map(c => 'cpu ' + c), run.started.states),
@@ -66,12 +69,19 @@ function makeCharts() {
   });
   charts.heat = new CanvasChart($('chart-heat'), {
     name: 'line-transfers', height: 200,
-    draw: (ctx, w, h) => run && heatMap(ctx, w, h, run.transfers, run.started.lines, run.started.cpus.map(c => 'cpu ' + c)),
+    draw: (ctx, w, h) => run && (run.started.lines.length
+      ? heatMap(ctx, w, h, run.transfers, run.started.lines, run.started.cpus.map(c => 'cpu ' + c))
+      : ctx.fillText('no shared lines in this scenario', 20, 40)),
     rows: () => run ? [['line'].concat(run.started.cpus.map(c => 'cpu ' + c))].concat(run.transfers.map((r, i) => [run.started.lines[i]].concat(r))) : [],
   });
   charts.wait = new CanvasChart($('chart-wait'), {
     name: 'lock-wait', height: 200,
-    draw: (ctx, w, h) => { if (run) { const [c, l] = waitBuckets(); bars(ctx, w, h, c, l); } },
+    draw: (ctx, w, h) => {
+      if (!run) return;
+      const [c, l] = waitBuckets();
+      if (c.some(n => n > 0)) bars(ctx, w, h, c, l);
+      else ctx.fillText('no spinning-lock waits in this run', 20, 40);
+    },
     rows: () => { const [c, l] = waitBuckets(); return [['wait_ns_from', 'acquisitions']].concat(c.map((n, i) => [l[i], n])); },
   });
   charts.rcu = new CanvasChart($('chart-rcu'), {
@@ -85,7 +95,7 @@ function stateShares() {
   return run.stateTime.map(row => { const t = row.reduce((a, b) => a + b, 0); return row.map(v => t ? v / t : 0); });
 }
 
-function fmtNs(ns) { return ns >= 1e6 ? ns / 1e6 + 'ms' : ns >= 1e3 ? ns / 1e3 + 'µs' : ns + 'ns'; }
+function fmtNs(ns) { return ns >= 1e6 ? +(ns / 1e6).toFixed(3) + 'ms' : ns >= 1e3 ? +(ns / 1e3).toFixed(3) + 'µs' : ns + 'ns'; }
 
 function waitBuckets() {
   const lw = run?.lockWait ?? [];
@@ -103,23 +113,36 @@ function drawRCU(ctx, w, h) {
   }
   const left = 60, bottom = h - 24, t0 = s[0].now_ns, t1 = s[s.length - 1].now_ns || 1;
   const X = t => left + (w - left - 10) * (t - t0) / Math.max(t1 - t0, 1);
-  ctx.fillStyle = 'rgba(31,119,180,.18)';
-  for (const x of s) if (x.gp_active) ctx.fillRect(X(Math.max(x.gp_start_ns, t0)), 20, Math.max(1, X(x.now_ns) - X(Math.max(x.gp_start_ns, t0))), bottom - 20);
+  // One band per grace period, from its start to the last sample inside it.
+  const gps = new Map();
+  for (const x of s) if (x.gp_active) gps.set(x.gp_start_ns, x.now_ns);
+  let shade = 0;
+  for (const [from, to] of gps) {
+    ctx.fillStyle = shade++ % 2 ? 'rgba(31,119,180,.30)' : 'rgba(31,119,180,.15)';
+    const x0 = X(Math.max(from, t0));
+    ctx.fillRect(x0, 20, Math.max(1, X(to) - x0), bottom - 20);
+  }
   const max = Math.max(1, ...s.map(x => x.pending_bytes));
   ctx.strokeStyle = '#d62728';
   ctx.beginPath();
   s.forEach((x, i) => { const y = bottom - (bottom - 20) * x.pending_bytes / max; i ? ctx.lineTo(X(x.now_ns), y) : ctx.moveTo(X(x.now_ns), y); });
   ctx.stroke();
   ctx.fillStyle = '#222';
-  ctx.fillText(`pending ${Math.round(max)} B (max)`, 4, 14);
+  const most = Math.max(...s.map(x => x.pending_bytes));
+  ctx.fillText(most ? `pending: up to ${Math.round(most)} B` : 'no deferred frees', 4, 14);
   ctx.fillText(`shaded: grace period in progress; ${s[s.length - 1].grace_periods} ended`, 200, 14);
   ctx.fillText(fmtNs(Math.round(t0)), left, h - 6);
   ctx.fillText(fmtNs(Math.round(t1)), w - 70, h - 6);
 }
 
+function pointKey(m) { return `${m.scenario}|${m.series}|${m.axis}=${m.x}|${m.duration_ns}|${m.seed}`; }
+
 function drawLive() {
-  const cpus = run.started.cpus.filter((_, i) => i < run.pps.length);
-  charts.tput.set([run.t, run.total].concat(run.pps), ['total'].concat(cpus.map(c => 'cpu ' + c)));
+  const m = run.started, cpus = m.cpus.filter((_, i) => i < run.pps.length);
+  const others = Object.entries(totals[pointKey(m)] ?? {}).filter(([v]) => v !== m.variant);
+  const data = [run.t, run.total].concat(run.pps, others.map(([, byT]) => run.t.map(t => byT.get(t) ?? null)));
+  const labels = [`total ${m.variant}`].concat(cpus.map(c => 'cpu ' + c), others.map(([v]) => `total ${v}`));
+  charts.tput.set(data, labels);
   for (const k of ['states', 'heat', 'wait', 'rcu']) charts[k].draw();
   $('dropped').textContent = run.dropped ? `(${run.dropped} samples dropped for this page)` : '';
 }
@@ -146,7 +169,7 @@ function onFrame(m) {
     run.rcu.push(s);
     if (!s.measuring) continue;
     if (s.pps.length) {
-      run.t.push(s.now_ns / 1000);
+      run.t.push(s.now_ns / 1e6);
       run.total.push(s.total_pps / 1e6);
       s.pps.forEach((v, i) => (run.pps[i] ??= []).push(v / 1e6));
     }
@@ -158,6 +181,10 @@ function onFrame(m) {
 }
 
 function onDone(m) {
+  if (run.t.length) {
+    const key = pointKey(run.started);
+    (totals[key] ??= {})[run.started.variant] = new Map(run.t.map((t, i) => [t, run.total[i]]));
+  }
   const [first, ...rest] = m.metrics;
   $('final').textContent = `${first.value.toFixed(2)} ${first.unit} ${first.metric}`;
   $('final').dataset.value = String(first.value);
