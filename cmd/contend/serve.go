@@ -18,6 +18,13 @@ import (
 )
 
 func cmdServe(args []string, stdout, stderr io.Writer) error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	return serveUntil(ctx, args, stdout, stderr)
+}
+
+// serveUntil serves until ctx ends (SIGINT for the command).
+func serveUntil(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("contend serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "listen on `HOST:PORT` (loopback by default: the page runs simulations for whoever reaches it)")
@@ -30,6 +37,9 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 			return flag.ErrHelp
 		}
 		return errUsage
+	}
+	if *maxRuns < 1 {
+		return fmt.Errorf("--max-runs %d: allow at least 1", *maxRuns)
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("serve takes no scenario names (got %s); pick them in the page, or give --dir", fs.Arg(0))
@@ -59,13 +69,11 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 	if *open {
 		openBrowser(url, stderr)
 	}
-	return serve(ln, web.New(opts))
+	return serve(ctx, ln, web.New(opts))
 }
 
-// serve runs until SIGINT, then stops the runs and closes the connections.
-func serve(ln net.Listener, s *web.Server) error {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+// serve runs until ctx ends, then stops the runs and closes the connections.
+func serve(ctx context.Context, ln net.Listener, s *web.Server) error {
 	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
@@ -77,7 +85,13 @@ func serve(ln net.Listener, s *web.Server) error {
 	s.Close()
 	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	return srv.Shutdown(sctx)
+	if err := srv.Shutdown(sctx); err != nil {
+		return err
+	}
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
 }
 
 func isLoopback(host string) bool {

@@ -1,0 +1,126 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"contend/web"
+)
+
+// lockedBuffer is an io.Writer the test reads while the server writes.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// startServe runs serve with args until the returned cancel, and waits for
+// the address it prints.
+func startServe(t *testing.T, args ...string) (url string, stderr *lockedBuffer, cancel func() error) {
+	t.Helper()
+	ctx, stop := context.WithCancel(context.Background())
+	var stdout lockedBuffer
+	stderr = &lockedBuffer{}
+	done := make(chan error, 1)
+	go func() { done <- serveUntil(ctx, args, &stdout, stderr) }()
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(stdout.String(), "http://"); time.Sleep(10 * time.Millisecond) {
+		select {
+		case err := <-done:
+			t.Fatalf("serve ended: %v\n%s", err, stderr)
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("serve printed no address")
+		}
+	}
+	url = strings.TrimSpace(strings.TrimPrefix(stdout.String(), "contend serve: "))
+	return url, stderr, func() error {
+		stop()
+		select {
+		case err := <-done:
+			return err
+		case <-time.After(10 * time.Second):
+			return errors.New("serve did not return within 10 s of the interrupt")
+		}
+	}
+}
+
+// TestServeShutdown: on interrupt the server cancels its runs, tells every
+// page it is going away, and returns without error.
+func TestServeShutdown(t *testing.T) {
+	url, stderr, stop := startServe(t, "--addr", "127.0.0.1:0")
+	if strings.Contains(stderr.String(), "warning") {
+		t.Errorf("loopback address warned: %s", stderr)
+	}
+	c, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(url, "http")+"ws", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.WriteJSON(web.Request{Type: "start", Scenario: "ingress", Variant: "locked", Cores: 2, Duration: "1s"})
+	for started := false; !started; {
+		var m struct{ Type string }
+		if err := c.ReadJSON(&m); err != nil {
+			t.Fatal(err)
+		}
+		started = m.Type == "started"
+	}
+	if err := stop(); err != nil {
+		t.Fatalf("serve returned %v", err)
+	}
+	c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	for {
+		_, _, err := c.ReadMessage()
+		if websocket.IsCloseError(err, websocket.CloseGoingAway) {
+			return
+		}
+		if err != nil {
+			t.Fatalf("the page saw %v, want a going-away close", err)
+		}
+	}
+}
+
+func TestServeWarnsOffLoopback(t *testing.T) {
+	_, stderr, stop := startServe(t, "--addr", "0.0.0.0:0")
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stderr.String(), "warning: listening on") {
+		t.Errorf("no warning for a non-loopback address: %q", stderr)
+	}
+}
+
+func TestServeBadFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"ingress"}, "serve takes no scenario names"},
+		{[]string{"--dir", "/no/such/folder"}, "--dir /no/such/folder: not a folder"},
+		{[]string{"--addr", "nonsense"}, "--addr nonsense"},
+		{[]string{"--max-runs", "0"}, "--max-runs 0"},
+	} {
+		err := serveUntil(context.Background(), tc.args, &bytes.Buffer{}, &bytes.Buffer{})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: %v, want %q", tc.args, err, tc.want)
+		}
+	}
+}
