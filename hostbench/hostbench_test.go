@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"contend/scenarios"
 )
@@ -161,5 +162,24 @@ func TestCalibrateFitsAndLoads(t *testing.T) {
 	}
 	if ncal != len(cal.Series.Free) {
 		t.Errorf("%d calibrate points for %d free values", ncal, len(cal.Series.Free))
+	}
+}
+
+// Provenance comes from /proc and /sys as a guest shows them.
+func TestProvenance(t *testing.T) {
+	// Fields 40 (rt_priority) and 41 (policy) are 1: SCHED_FIFO priority 1;
+	// the command name holds spaces and parentheses.
+	stat := "42 (a (b) c) R " + strings.Repeat("0 ", 36) + "1 1 0 0"
+	fs := fstest.MapFS{
+		"proc/cpuinfo":              {Data: []byte("processor\t: 0\nmodel name\t: AMD EPYC\ncpu MHz\t\t: 2096.006\nflags\t\t: fpu hypervisor lm\n")},
+		"proc/sys/kernel/osrelease": {Data: []byte("6.18.44\n")},
+		"proc/loadavg":              {Data: []byte("0.10 0.20 0.30 1/100 42\n")},
+		"proc/self/stat":            {Data: []byte(stat + "\n")},
+	}
+	p := ReadProvenance(fs, time.Date(2026, 11, 30, 7, 0, 0, 0, time.UTC))
+	want := Provenance{CPU: "AMD EPYC", MHz: "2096.006", Kernel: "6.18.44", Hypervisor: "yes (cpuid hypervisor flag)",
+		Load: "0.10 0.20 0.30 1/100 42", Sched: "SCHED_FIFO priority 1"}
+	if p.CPU != want.CPU || p.MHz != want.MHz || p.Kernel != want.Kernel || p.Hypervisor != want.Hypervisor || p.Load != want.Load || p.Sched != want.Sched {
+		t.Errorf("provenance %+v, want %+v", p, want)
 	}
 }

@@ -19,6 +19,7 @@ type Provenance struct {
 	Tool       string // contend's module version and VCS revision
 	Go         string
 	Load       string // /proc/loadavg when measuring started: other work on the CPUs
+	Sched      string // the scheduling policy the loops ran under (chrt -f makes them preempt other work)
 	Effort     string // quick or full, samples per figure
 }
 
@@ -47,7 +48,31 @@ func ReadProvenance(fsys fs.FS, now time.Time) Provenance {
 	}
 	p.Kernel = firstLine(fsys, "proc/sys/kernel/osrelease")
 	p.Load = firstLine(fsys, "proc/loadavg")
+	p.Sched = policy(firstLine(fsys, "proc/self/stat"))
 	return p
+}
+
+// policy reads the scheduling policy and real-time priority from a line of
+// /proc/PID/stat (fields 40 and 41, counted after the command's closing
+// parenthesis, which may itself hold spaces).
+func policy(stat string) string {
+	i := strings.LastIndexByte(stat, ')')
+	if i < 0 {
+		return ""
+	}
+	f := strings.Fields(stat[i+1:]) // f[0] is field 3
+	if len(f) < 39 {
+		return ""
+	}
+	names := map[string]string{"0": "SCHED_OTHER", "1": "SCHED_FIFO", "2": "SCHED_RR", "3": "SCHED_BATCH", "5": "SCHED_IDLE", "6": "SCHED_DEADLINE"}
+	name, ok := names[f[38]]
+	if !ok {
+		name = "policy " + f[38]
+	}
+	if f[37] != "0" {
+		name += " priority " + f[37]
+	}
+	return name
 }
 
 func firstLine(fsys fs.FS, name string) string {
@@ -88,6 +113,7 @@ func (p Provenance) lines() []string {
 		"date: " + p.Date.Format(time.RFC3339),
 		"tool: " + p.Tool + ", " + p.Go,
 		"load average when measuring started: " + or(p.Load, "unknown"),
+		"scheduling: " + or(p.Sched, "unknown"),
 		"effort: " + p.Effort,
 	}
 }
