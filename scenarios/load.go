@@ -177,7 +177,7 @@ func (l *loader) read(name string) ([]byte, error) {
 	case st.IsDir():
 		return nil, errors.New("it is a directory; give the path of a .toml scenario file")
 	case !st.Mode().IsRegular():
-		return nil, fmt.Errorf("not a regular file (%v); give the path of a .toml scenario file", st.Mode().Type())
+		return nil, errors.New("not a regular file (a FIFO, a device or a socket); give the path of a .toml scenario file")
 	case st.Size() > MaxFileBytes:
 		return nil, errors.New(tooBig(int(st.Size())))
 	}
