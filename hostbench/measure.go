@@ -50,7 +50,7 @@ type Effort struct {
 
 // Quick and Full are the efforts of calibrate --quick and of a full run.
 var (
-	Quick = Effort{Samples: 21, Sample: 2 * time.Millisecond}
+	Quick = Effort{Samples: 31, Sample: 2 * time.Millisecond}
 	Full  = Effort{Samples: 61, Sample: 10 * time.Millisecond}
 )
 
@@ -159,8 +159,30 @@ func workSuffix(w int) string {
 	return fmt.Sprintf("-work%d", w)
 }
 
-// MeasureAll measures every figure of plan in order, reporting progress.
+// warmUp keeps every CPU busy with work for a while before the first
+// figure: a core that was idle runs at a lower clock for its first
+// milliseconds, and the first figures (the work loops that give the clock)
+// would pay for it.
+func warmUp(m Machine, e Effort) error {
+	var cpus []int
+	for _, c := range m.Topology().CPUs {
+		cpus = append(cpus, c.ID)
+	}
+	job := Job{Kernel: Work, CPUs: cpus, Work: 50}
+	for iters := 1024; ; iters *= 2 {
+		d, err := m.Run(job, iters)
+		if err != nil || d >= 50*e.Sample || iters >= 1<<40 {
+			return err
+		}
+	}
+}
+
+// MeasureAll measures every figure of plan in order, after a warm-up,
+// reporting progress.
 func MeasureAll(m Machine, plan []Figure, e Effort, progress io.Writer) ([]Figure, error) {
+	if err := warmUp(m, e); err != nil {
+		return nil, fmt.Errorf("warm-up: %w", err)
+	}
 	out := slices.Clone(plan)
 	for i := range out {
 		f := &out[i]
