@@ -33,6 +33,8 @@ var supported = map[string][]string{
 	"flower-under-load": {"breakdown", "timeline", "insertion"},
 	"host-microbench":   {}, // no series until contend calibrate measures one
 	"ingress":           {"scaling", "breakdown", "heatmap"},
+	"netdev-refcnt":     {"scaling", "breakdown", "heatmap"},
+	"qspinlock":         {"scaling", "breakdown", "heatmap"},
 }
 
 // short loads a built-in with short runs, so that the tests take seconds;

@@ -150,6 +150,9 @@ func (s *Scenario) Build(p Point) (*models.World, models.RunSpec, error) {
 		}
 	}
 	wl := s.Workload
+	if p.Series != nil && p.Series.Placement != nil {
+		wl.CPUs, wl.Placement = nil, *p.Series.Placement
+	}
 	switch p.Axis {
 	case "", "cores", "rx_queues", "threads":
 		if p.Axis != "" {
@@ -185,6 +188,10 @@ func (s *Scenario) Build(p Point) (*models.World, models.RunSpec, error) {
 	if needed > ncpu {
 		return nil, spec, fmt.Errorf("%s: the workload needs %d CPUs but profile %q has %d; use a bigger profile or fewer cores", s.Name, needed, prof.Name, ncpu)
 	}
+	order, err := cpuOrder(wl, m, needed)
+	if err != nil {
+		return nil, spec, fmt.Errorf("%s: %w", s.Name, err)
+	}
 	w, err := models.NewWorld(m, s.Kernel)
 	if err != nil {
 		return nil, spec, err
@@ -205,11 +212,7 @@ func (s *Scenario) Build(p Point) (*models.World, models.RunSpec, error) {
 	spec.Limit = s.Run.Limit.Time(prof.GHz)
 	spec.MaxEvents = uint64(s.Run.MaxEvents)
 	flood := func() *models.Flood {
-		cpus := make([]int, wl.Cores)
-		for i := range cpus {
-			cpus[i] = i
-		}
-		return &models.Flood{CPUs: cpus, Program: prog, Rate: wl.Rate, Ring: wl.Ring}
+		return &models.Flood{CPUs: order[:wl.Cores], Program: prog, Rate: wl.Rate, Ring: wl.Ring}
 	}
 	batchCPU := wl.BatchCPU
 	switch wl.Kind {
@@ -217,13 +220,13 @@ func (s *Scenario) Build(p Point) (*models.World, models.RunSpec, error) {
 		spec.Flood = flood()
 	case "batch":
 		if batchCPU < 0 {
-			batchCPU = 0
+			batchCPU = order[0]
 		}
 		spec.Batch = &models.Batch{CPU: batchCPU, Program: prog, Ops: wl.BatchOps}
 		spec.Warmup = 0
 	case "both":
 		if batchCPU < 0 {
-			batchCPU = wl.Cores
+			batchCPU = order[wl.Cores]
 		}
 		floodProg, batchProg := prog, prog
 		fixed := wl.BatchVariant
@@ -316,6 +319,24 @@ func (b *builder) time(s string) sim.Time {
 		b.fail("%q is %s at this point; a step takes from 0 to %v", s, describeTime(d, b.ghz), MaxStepTime)
 	}
 	return t
+}
+
+// cpuOrder returns the CPUs a workload takes, in order: its list, or every
+// CPU in the order of its placement. The list must name at least the CPUs
+// the point needs, all of them on the machine.
+func cpuOrder(wl Workload, m *cpu.Machine, needed int) ([]int, error) {
+	if wl.CPUs == nil {
+		return m.Topo.Order(wl.Placement), nil
+	}
+	if len(wl.CPUs) < needed {
+		return nil, fmt.Errorf("workload cpus lists %d CPUs, but this point needs %d; list more CPUs or run fewer cores", len(wl.CPUs), needed)
+	}
+	for _, c := range wl.CPUs {
+		if c >= len(m.Cores) {
+			return nil, fmt.Errorf("workload cpus names CPU %d, but the machine has CPUs 0-%d; fix the list or use a bigger profile", c, len(m.Cores)-1)
+		}
+	}
+	return wl.CPUs, nil
 }
 
 // ball returns the ping-pong ball on a step's line, made on first use.

@@ -657,6 +657,31 @@ func (c *checker) steps(where string, anchors []string, steps []stepRaw, names m
 	}
 }
 
+// placement reads where the workload's threads run: a CPU list or a
+// placement policy, not both.
+func (c *checker) placement(w *workloadRaw, wl *Workload) {
+	a := []string{"[workload]"}
+	if w.Placement != "" {
+		p, ok := cpu.ParsePlacement(w.Placement)
+		if !ok {
+			c.fail("workload.placement", append(a, keyNeedle("placement")), "%q; use %s", w.Placement, orList(cpu.PlacementNames()))
+		}
+		wl.Placement = p
+	}
+	if w.CPUs == "" {
+		return
+	}
+	if w.Placement != "" {
+		c.fail("workload.cpus", append(a, keyNeedle("cpus")), "cpus and placement both say where the threads run; keep one")
+		return
+	}
+	cpus, err := cpu.ParseCPUList(w.CPUs)
+	if err != nil {
+		c.fail("workload.cpus", append(a, keyNeedle("cpus")), "%v", err)
+	}
+	wl.CPUs = cpus
+}
+
 func (c *checker) workload(w *workloadRaw) {
 	a := []string{"[workload]"}
 	wl := Workload{Kind: "flood", Cores: 1, Ring: 1024, BatchOps: 1, BatchCPU: -1}
@@ -691,6 +716,7 @@ func (c *checker) workload(w *workloadRaw) {
 		wl.InitialItems = *w.InitialItems
 	}
 	wl.BatchVariant, wl.FloodVariant = w.BatchVariant, w.FloodVariant
+	c.placement(w, &wl)
 	switch {
 	case wl.Cores < 1 || wl.Cores > cpu.MaxCPUs:
 		c.fail("workload.cores", append(a, keyNeedle("cores")), "%d; give between 1 and %d flood CPUs", wl.Cores, cpu.MaxCPUs)
@@ -789,6 +815,13 @@ func (c *checker) series(i int, sr *seriesRaw, variants map[string]bool) {
 	}
 	if _, ok := c.s.Profiles[s.Profile]; !ok {
 		c.fail("series.profile", append(a, sameLine(keyNeedle("profile"), quote(s.Profile))), "%q is not a defined profile; define [profile.%s] or fix the name", s.Profile, s.Profile)
+	}
+	if sr.Placement != "" {
+		pl, ok := cpu.ParsePlacement(sr.Placement)
+		if !ok {
+			c.fail("series.placement", append(a, keyNeedle("placement")), "%q; use %s", sr.Placement, orList(cpu.PlacementNames()))
+		}
+		s.Placement = &pl
 	}
 	for _, v := range s.Variants {
 		if !variants[v] {

@@ -77,7 +77,7 @@ func TestWriteFitted(t *testing.T) {
 		t.Fatal(err)
 	}
 	se := s.Series[1] // ingress-u32: stack is its own param
-	best := map[string]float64{"params.stack": 17.25, "profile.same_socket": 51.5, "profile.atomic": 3.125}
+	best := map[string]float64{"params.stack": 17.25, "profile.atomic": 3.125}
 	rows := []scenarios.Row{{Variant: "locked", Axis: "cores", X: 2, Metric: "throughput_per_core", ErrorPct: 0.5, Role: "calibrate"}}
 	out, err := s.WriteFitted(src, se, best, rows)
 	if err != nil {

@@ -73,6 +73,10 @@ type Workload struct {
 	InitialItems int64
 	BatchVariant string // "both": the batch runs this; the point's variant floods
 	FloodVariant string // "both": the flood runs this; the point's variant is the batch
+	// Where the threads run: the CPUs in the order they are taken (a list
+	// given in the file), else the order of Placement.
+	CPUs      []int
+	Placement cpu.Placement
 }
 
 // RunConfig is run length and seeds.
@@ -101,6 +105,7 @@ type Series struct {
 	Axis        string
 	Points      []float64
 	Refs        []Reference
+	Placement   *cpu.Placement // nil: the workload's
 }
 
 // Reference is a published or measured point.

@@ -48,6 +48,25 @@ var shapes = map[string]func(t *testing.T, rows []scenarios.Row){
 	},
 }
 
+// outsideSeeds are the series of the published cases in validation.csv,
+// outside the seeds: measurements to validate against, never to fit to.
+// Their validate errors are what contend validate and the README report,
+// not held to a tolerance; their calibrate points and their direction are.
+var outsideSeeds = map[string]bool{"same-node": true, "different-nodes": true, "e5540-udp": true}
+
+func init() {
+	// The commits' direction: each per-cpu change sends more frames.
+	shapes["e5540-udp"] = func(t *testing.T, rows []scenarios.Row) {
+		got := map[string]float64{}
+		for _, r := range rows {
+			got[r.Variant] = r.Predicted
+		}
+		if !(got["atomic-refcnt"] < got["percpu-refcnt"] && got["percpu-refcnt"] < got["percpu-counter"]) {
+			t.Errorf("throughput %v; each per-cpu change should send more frames", got)
+		}
+	}
+}
+
 func TestBuiltinPredictions(t *testing.T) {
 	seen := map[string]bool{}
 	for _, name := range scenarios.BuiltinNames() {
@@ -70,8 +89,11 @@ func TestBuiltinPredictions(t *testing.T) {
 				}
 				for _, r := range rows {
 					tol := float64(validateTolPct)
-					if r.Role == "calibrate" {
+					switch {
+					case r.Role == "calibrate":
 						tol = calibrateTolPct
+					case outsideSeeds[se.Name]:
+						continue
 					}
 					if !(math.Abs(r.ErrorPct) <= tol) {
 						t.Errorf("%s %s at %s=%v: %s measured %v %s, predicted %.4g (%+.1f%%); a %s point must be within %v%%",
@@ -84,6 +106,32 @@ func TestBuiltinPredictions(t *testing.T) {
 	for name := range shapes {
 		if !seen[name] {
 			t.Errorf("shapes names series %q, which no built-in has", name)
+		}
+	}
+}
+
+// On different nodes every hand-over of the qspinlock crosses a socket, at
+// 324 cycles a transfer instead of 120 (the SOSP'13 table): the same number
+// of tasks costs well over one node's. The commit measures about 4x.
+func TestQspinlockAcrossNodesCostsMore(t *testing.T) {
+	s, err := scenarios.LoadBuiltin("qspinlock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cost := map[string]map[float64]float64{}
+	for _, se := range s.Series {
+		rows, err := s.Predict(se, s.Run.Seed, nil, s.Serial)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cost[se.Name] = map[float64]float64{}
+		for _, r := range rows {
+			cost[se.Name][r.X] = r.Predicted
+		}
+	}
+	for x, far := range cost["different-nodes"] {
+		if near := cost["same-node"][x]; !(far > 1.5*near) {
+			t.Errorf("%v tasks: %.0f ns a lock/unlock across nodes, %.0f on one node; want well over", x, far, near)
 		}
 	}
 }

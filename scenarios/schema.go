@@ -127,6 +127,8 @@ type workloadRaw struct {
 	InitialItems *int64   `toml:"initial_items"`
 	BatchVariant string   `toml:"batch_variant"`
 	FloodVariant string   `toml:"flood_variant"`
+	CPUs         string   `toml:"cpus"`      // the flood's CPUs, as Linux lists them: "0-3,8-11"
+	Placement    string   `toml:"placement"` // smt-last (default), compact or spread
 }
 
 type runRaw struct {
@@ -147,6 +149,7 @@ type seriesRaw struct {
 	Free        []string       `toml:"free"`
 	Axis        string         `toml:"axis"`
 	Points      []float64      `toml:"points"`
+	Placement   string         `toml:"placement"` // where this machine ran the threads, if not the workload's
 	Reference   []referenceRaw `toml:"reference"`
 }
 

@@ -91,6 +91,7 @@ func writeExplain(buf *bytes.Buffer, s *scenarios.Scenario, se *scenarios.Series
 			fmt.Fprintf(buf, "  off-CPU in %s: %.3f s\n", oc.Label, oc.Seconds)
 		}
 	}
+	writePlacement(buf, w, res)
 	fmt.Fprintf(buf, "\nsimulated perf report (cycles):\n")
 	tw := tabwriter.NewWriter(buf, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "  Overhead\tns/%s\twork\tstall\tspin\tSymbol\n", unit)
@@ -107,14 +108,26 @@ func writeExplain(buf *bytes.Buffer, s *scenarios.Scenario, se *scenarios.Series
 	tw.Flush()
 	fmt.Fprintf(buf, "\nsimulated perf c2c (shared lines):\n")
 	tw = tabwriter.NewWriter(buf, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "  Line\ttransfers/%s\tHITM/%s\tqueue ns/%s\tmean queue ns\n", unit, unit, unit)
+	remote := false
+	for _, l := range res.Lines {
+		remote = remote || l.Remote > 0
+	}
+	head := fmt.Sprintf("  Line\ttransfers/%s\tHITM/%s\tqueue ns/%s\tmean queue ns", unit, unit, unit)
+	if remote {
+		head += fmt.Sprintf("\tcross-socket/%s", unit)
+	}
+	fmt.Fprintln(tw, head)
 	shared := 0
 	for _, l := range res.Lines {
 		if l.PerCPU {
 			continue
 		}
 		shared++
-		fmt.Fprintf(tw, "  %s\t%.3f\t%.3f\t%.2f\t%.2f\n", l.Name, l.TransfersPerPacket, l.HITMPerPacket, l.QueueNsPerPacket, l.MeanQueueNs)
+		fmt.Fprintf(tw, "  %s\t%.3f\t%.3f\t%.2f\t%.2f", l.Name, l.TransfersPerPacket, l.HITMPerPacket, l.QueueNsPerPacket, l.MeanQueueNs)
+		if remote {
+			fmt.Fprintf(tw, "\t%.3f", float64(l.Remote)/float64(max(res.Packets, 1)))
+		}
+		fmt.Fprintln(tw)
 	}
 	tw.Flush()
 	if shared == 0 {
@@ -137,6 +150,11 @@ func writeExplain(buf *bytes.Buffer, s *scenarios.Scenario, se *scenarios.Series
 			fmt.Fprintf(buf, "  Its line moves between CPUs %.2f times per packet and waits %.1f ns per packet in the queue\n", line.TransfersPerPacket, line.QueueNsPerPacket)
 			fmt.Fprintf(buf, "  of CPUs asking for it: the cost is coherence traffic on the lock word, which grows with the\n")
 			fmt.Fprintf(buf, "  number of CPUs, not the %.2f ns of the atomic itself. A per-cpu or RCU design removes it.\n", prof.Atomic.Nanoseconds())
+			if line.Remote > 0 {
+				fmt.Fprintf(buf, "  %.2f of those transfers per packet cross sockets, at %.0f ns each instead of %.0f: the CPUs\n",
+					float64(line.Remote)/float64(res.Packets), prof.OtherSocket.Nanoseconds(), prof.SameSocket.Nanoseconds())
+				fmt.Fprintf(buf, "  run on different sockets (see CPUs above); placement = \"compact\" keeps them on one.\n")
+			}
 			continue
 		}
 		hidden := prof.AtomicOverlap * prof.Atomic.Nanoseconds()
@@ -248,4 +266,13 @@ func phaseWhy(k models.Kernel, i int) string {
 		return "the caller CPU's next tick runs the callback in RCU softirq"
 	}
 	return "the scheduler wakes the caller"
+}
+
+// writePlacement says where each CPU of the run sits, so that a transfer's
+// cost can be read from the distance between the CPUs.
+func writePlacement(buf *bytes.Buffer, w *models.World, res *models.Result) {
+	fmt.Fprintf(buf, "CPUs:\n")
+	for _, c := range res.Cores {
+		fmt.Fprintf(buf, "  cpu %d (%s): %s\n", c.CPU, c.Role, w.M.Topo.Where(c.CPU))
+	}
 }
