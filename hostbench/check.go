@@ -37,29 +37,35 @@ func refOf(f Figure, pair PairClass, pairField string) (ref, bool) {
 	if n > 1 {
 		metric = "throughput"
 	}
-	r := ref{threads: n, metric: metric}
-	switch j.Kernel {
-	case Add, SharedAdd:
-		r.variant = "add" + workSuffix(j.Work)
-		if n == 1 && j.Work == 0 {
-			r.free = "profile.atomic"
-		}
-		if n == 1 && j.Work == 10 {
-			r.free = "profile.atomic_overlap"
-		}
-	case CAS, Swap, FalseShare, Padded, TicketLock, TASLock, MCSLock:
-		r.variant = j.Kernel.String()
-	case StoreAdd:
-		r.variant, r.free = "store-add", "profile.store_drain"
-	case PingPong:
+	variant, ok := variantOf(j)
+	r := ref{variant: variant, threads: n, metric: metric}
+	switch {
+	case !ok:
+		return r, false
+	case j.Kernel == Add && j.Work == 0:
+		r.free = "profile.atomic"
+	case j.Kernel == Add && j.Work == 10:
+		r.free = "profile.atomic_overlap"
+	case j.Kernel == StoreAdd:
+		r.free = "profile.store_drain"
+	case j.Kernel == PingPong:
 		if f.Name != pingpongOf(pair) {
 			return r, false
 		}
-		r.variant, r.metric, r.free = "pingpong", "cost", "profile."+pairField
-	default:
-		return r, false
+		r.metric, r.free = "cost", "profile."+pairField
 	}
 	return r, true
+}
+
+// variantOf names the variant of Scenario that is job's loop.
+func variantOf(j Job) (string, bool) {
+	switch j.Kernel {
+	case Add, SharedAdd:
+		return "add" + workSuffix(j.Work), j.Work == 0 || j.Work == 10 || j.Work == 50
+	case CAS, Swap, StoreAdd, PingPong, FalseShare, Padded, TicketLock, TASLock, MCSLock:
+		return j.Kernel.String(), true
+	}
+	return "", false
 }
 
 // simulatedPair is the measured pair class that stands for CPUs 0 and 1 of

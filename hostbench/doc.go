@@ -10,8 +10,9 @@
 // # Testing without the host
 //
 // The loops run behind the Machine interface: Host runs them on this machine,
-// while tests give the driver a machine whose costs are known, so the
-// repetition, statistics and the derivation of profile values are checked
-// against closed forms rather than against host speed. Unlike the model
+// Simulated on contend's own model of a profile, and tests give the driver
+// machines whose costs are known, so the repetition, statistics, the
+// derivation of profile values and the check are verified against closed
+// forms and against the model itself rather than against host speed. Unlike the model
 // packages this one reads the clock, pins threads and reads /proc and /sys.
 package hostbench

@@ -183,3 +183,36 @@ func TestProvenance(t *testing.T) {
 		t.Errorf("provenance %+v, want %+v", p, want)
 	}
 }
+
+// Calibrating a machine that is contend's own model gives its profile back,
+// and the check of every loop, contended ones included, shows no error.
+func TestCalibrateTheModel(t *testing.T) {
+	s, err := scenarios.LoadBuiltin(Scenario)
+	if err != nil {
+		t.Fatal(err)
+	}
+	truth := s.Profiles[ProfileName]
+	m, err := NewSimulated(truth)
+	if err != nil {
+		t.Fatal(err)
+	}
+	figs, err := MeasureAll(m, Plan(m.Topology(), m), Quick, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cal, err := Calibrate(figs, m.Topology(), Provenance{}, func(s *scenarios.Scenario) scenarios.Runner { return s.Serial })
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]float64{"ghz": truth.GHz, "atomic": truth.Atomic.Nanoseconds(), "atomic_overlap": truth.AtomicOverlap,
+		"store_drain": truth.StoreDrain.Nanoseconds(), "same_socket": truth.SameSocket.Nanoseconds(),
+		"l1_hit": truth.L1Hit.Nanoseconds(), "memory": truth.Memory.Nanoseconds(), "wakeup": truth.Wakeup.Nanoseconds()}
+	for k, v := range want {
+		within(t, k, cal.Values[k].V, v, 0.02)
+	}
+	for _, r := range cal.Rows {
+		if math.Abs(r.ErrorPct) > 2 {
+			t.Errorf("%s %s x%v: measured on the model %.4g, simulated %.4g (%+.1f%%)", r.Role, r.Variant, r.X, r.Measured, r.Predicted, r.ErrorPct)
+		}
+	}
+}

@@ -12,6 +12,9 @@ import (
 	"contend/scenarios"
 )
 
+// newMachine is the machine calibrate measures: this one, except in tests.
+var newMachine = func() (hostbench.Machine, error) { return hostbench.NewHost() }
+
 func cmdCalibrate(args []string, stdout, stderr io.Writer) error {
 	var o options
 	fs := newFlags("calibrate", &o, stderr, "text", "csv", "json")
@@ -23,7 +26,7 @@ func cmdCalibrate(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("calibrate takes no scenario (got %s); it measures this machine", fs.Arg(0))
 	}
-	host, err := hostbench.NewHost()
+	host, err := newMachine()
 	if err != nil {
 		return err
 	}

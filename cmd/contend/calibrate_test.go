@@ -1,0 +1,61 @@
+package main
+
+import (
+	"bytes"
+	"encoding/csv"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"contend/hostbench"
+	"contend/scenarios"
+)
+
+// calibrate, end to end, on a machine that is contend's model on the
+// stand-in profile of host-microbench: the check table has a row for every
+// loop and shows no error whatever the model is (the machine is the model),
+// and the profile written with -o loads with --profile.
+func TestCalibrateSimulatedMachine(t *testing.T) {
+	s, err := scenarios.LoadBuiltin(hostbench.Scenario)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(old func() (hostbench.Machine, error)) { newMachine = old }(newMachine)
+	newMachine = func() (hostbench.Machine, error) { return hostbench.NewSimulated(s.Profiles[hostbench.ProfileName]) }
+	out := filepath.Join(t.TempDir(), "host.toml")
+	var stdout, stderr bytes.Buffer
+	if code := Main([]string{"calibrate", "--quick", "--check", "--format", "csv", "-o", out}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	rows, err := csv.NewReader(&stdout).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) < 18 || strings.Join(rows[0], ",") != "scenario,variant,axis,x,metric,unit,measured,predicted,error_pct,role" {
+		t.Fatalf("check table %v", rows)
+	}
+	for _, r := range rows[1:] {
+		if e, err := strconv.ParseFloat(r[8], 64); err != nil || math.Abs(e) > 2 {
+			t.Errorf("%v: error %s%% on a machine that is the model", r, r[8])
+		}
+		if contended := r[3] != "1" && r[1] != "pingpong"; contended && r[9] != "validate" {
+			t.Errorf("%v: a contended loop is %s, want validate", r, r[9])
+		}
+	}
+	prof, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"# cpu: ", "# kernel: ", "# date: ", "# tool: ", "\natomic = \"", "IQR", "samples"} {
+		if !strings.Contains(string(prof), want) {
+			t.Errorf("the profile lacks %q:\n%s", want, prof)
+		}
+	}
+	stdout.Reset()
+	if code := Main([]string{"run", hostbench.Scenario, "--profile", out, "--format", "csv"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("run --profile: exit %d: %s", code, stderr.String())
+	}
+}

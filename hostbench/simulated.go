@@ -1,0 +1,92 @@
+package hostbench
+
+import (
+	"fmt"
+	"time"
+
+	"contend/scenarios"
+)
+
+// Simulated is a machine whose loops run on contend's own model: each loop
+// that is a variant of Scenario is simulated on a profile, and the rest
+// (work, loads, PAUSE, wake-up) cost what the profile says. Calibrating it
+// must give the profile back, and its check must show no error: the test of
+// the whole calibration against a machine whose answer is known.
+type Simulated struct {
+	s     *scenarios.Scenario
+	prof  *scenarios.Profile
+	topo  Topology
+	costs map[string]float64 // ns per iteration per thread, by job
+}
+
+// NewSimulated makes the machine of profile p.
+func NewSimulated(p *scenarios.Profile) (*Simulated, error) {
+	s, err := scenarios.LoadBuiltin(Scenario)
+	if err != nil {
+		return nil, err
+	}
+	s.UseProfile(p)
+	m := &Simulated{s: s, prof: p, costs: map[string]float64{}}
+	// Linux numbering: every core's first thread, then the siblings.
+	phys := p.Sockets * p.CoresPerSocket
+	for id := range p.NumCPUs() {
+		c := CPU{ID: id, Socket: id % phys / p.CoresPerSocket, Core: id % phys % p.CoresPerSocket}
+		c.LLC = c.Socket * p.CoresPerSocket
+		if p.CoresPerLLC > 0 {
+			c.LLC += c.Core / p.CoresPerLLC * p.CoresPerLLC
+		}
+		m.topo.CPUs = append(m.topo.CPUs, c)
+	}
+	return m, nil
+}
+
+// Topology implements Machine.
+func (m *Simulated) Topology() Topology { return m.topo }
+
+// Supports implements Machine.
+func (m *Simulated) Supports(Kernel) bool { return true }
+
+// Run implements Machine. The model is deterministic, so each job is
+// simulated once.
+func (m *Simulated) Run(job Job, iters int) (time.Duration, error) {
+	c, ok := m.costs[job.String()]
+	if !ok {
+		var err error
+		if c, err = m.cost(job); err != nil {
+			return 0, err
+		}
+		m.costs[job.String()] = c
+	}
+	return time.Duration(c * float64(iters)), nil
+}
+
+func (m *Simulated) cost(job Job) (float64, error) {
+	p := m.prof
+	switch job.Kernel {
+	case Work:
+		return float64(job.Work*cyclesPerUnit) / p.GHz, nil
+	case Chase:
+		if job.Bytes <= 32<<10 {
+			return p.L1Hit.Nanoseconds(), nil
+		}
+		return p.Memory.Nanoseconds(), nil
+	case Pause:
+		return p.Pause.Nanoseconds(), nil
+	case Wakeup:
+		return 2 * p.Wakeup.Nanoseconds(), nil
+	case Readers:
+		return 2 * p.SameSocket.Nanoseconds(), nil
+	}
+	variant, ok := variantOf(job)
+	if !ok {
+		return 0, fmt.Errorf("%v: no variant of %s runs this loop", job, Scenario)
+	}
+	r, err := m.s.Simulate(scenarios.Point{Variant: variant, Axis: "threads", X: float64(len(job.CPUs)), Seed: m.s.Run.Seed})
+	if err != nil {
+		return 0, err
+	}
+	if r.PPSPerCore <= 0 {
+		return 0, fmt.Errorf("%v: no operation completed in the simulated run", job)
+	}
+	return 1e9 / r.PPSPerCore, nil
+}
