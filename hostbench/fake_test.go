@@ -11,16 +11,16 @@ import (
 // them, with multiplicative noise, an occasional disturbed sample (another
 // process took the CPU) and a slow first run (cold caches).
 type fakeMachine struct {
-	topo                                        Topology
-	unit, atomic, overlap, drain, l1, mem, xfer float64 // ns, except overlap; xfer is a one-way ping-pong
-	noise                                       float64 // relative
-	outliers                                    float64 // fraction of disturbed samples
-	rng                                         *rand.Rand
-	seen                                        map[string]bool
+	topo                                             Topology
+	unit, atomic, overlap, drain, l1, llc, mem, xfer float64 // ns, except overlap; xfer is a one-way ping-pong
+	noise                                            float64 // relative
+	outliers                                         float64 // fraction of disturbed samples
+	rng                                              *rand.Rand
+	seen                                             map[string]bool
 }
 
 func newFake(topo Topology) *fakeMachine {
-	return &fakeMachine{topo: topo, unit: 1.25, atomic: 6, overlap: 0.5, drain: 1, l1: 1.5, mem: 90, xfer: 50,
+	return &fakeMachine{topo: topo, unit: 1.25, atomic: 6, overlap: 0.5, drain: 1, l1: 1.5, llc: 12, mem: 90, xfer: 50,
 		noise: 0.01, outliers: 0.2, rng: rand.New(rand.NewPCG(1, 2)), seen: map[string]bool{}}
 }
 
@@ -38,8 +38,11 @@ func (m *fakeMachine) cost(j Job) float64 {
 	case StoreAdd:
 		return m.l1 + m.drain + m.atomic
 	case Chase:
-		if j.Bytes <= 32<<10 {
+		switch {
+		case j.Bytes <= 32<<10:
 			return m.l1
+		case j.Bytes <= 8<<20:
+			return m.llc
 		}
 		return m.mem
 	case PingPong:

@@ -120,6 +120,7 @@ func TestEstimateRecoversTheMachine(t *testing.T) {
 	within(t, "atomic", v["atomic"].V, m.atomic, 0.02)
 	within(t, "atomic_overlap", v["atomic_overlap"].V, m.overlap, 0.05)
 	within(t, "l1_hit", v["l1_hit"].V, m.l1, 0.02)
+	within(t, "llc_hit", v["llc_hit"].V, m.llc, 0.02)
 	within(t, "memory", v["memory"].V, m.mem, 0.02)
 	within(t, "same_socket", v["same_socket"].V, m.xfer, 0.02)
 	within(t, "store_drain", v["store_drain"].V, m.drain, 0.3)

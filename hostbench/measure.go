@@ -119,6 +119,7 @@ func Plan(t Topology, m Machine) []Figure {
 	add("add-work50", Job{Kernel: Add, CPUs: cpu0, Work: 50})
 	add("store-add", Job{Kernel: StoreAdd, CPUs: cpu0})
 	add("l1-load", Job{Kernel: Chase, CPUs: cpu0, Bytes: 16 << 10})
+	add("llc-load", Job{Kernel: Chase, CPUs: cpu0, Bytes: 4 << 20})
 	add("memory-load", Job{Kernel: Chase, CPUs: cpu0, Bytes: 64 << 20})
 	add("pause", Job{Kernel: Pause, CPUs: cpu0})
 	pairs := t.Pairs()

@@ -85,6 +85,7 @@ var fields = []field{
 	{"threads_per_core", 'i', nil, shape(2)},
 	{"cores_per_llc", 'i', nil, coresPerLLC},
 	{"l1_hit", 'd', []string{"l1-load"}, direct("l1-load", 1, "a dependent load through 16 KiB")},
+	{"llc_hit", 'd', []string{"llc-load"}, direct("llc-load", 1, "a dependent load through 4 MiB: past L2, inside the last-level cache of current x86 parts")},
 	{"smt_sibling", 'd', nil, distance(SMTSibling, SameLLC, OtherLLC, OtherSocket)},
 	{"same_socket", 'd', nil, distance(SameLLC, OtherLLC, SMTSibling, OtherSocket)},
 	{"other_llc", 'd', nil, distance(OtherLLC, SameLLC, OtherSocket, SMTSibling)},

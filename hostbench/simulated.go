@@ -66,8 +66,13 @@ func (m *Simulated) cost(job Job) (float64, error) {
 	case Work:
 		return float64(job.Work*cyclesPerUnit) / p.GHz, nil
 	case Chase:
-		if job.Bytes <= 32<<10 {
+		switch {
+		case job.Bytes <= 32<<10:
 			return p.L1Hit.Nanoseconds(), nil
+		case job.Bytes <= 8<<20 && p.LLCHit > 0:
+			return p.LLCHit.Nanoseconds(), nil
+		case job.Bytes <= 8<<20:
+			return p.SameSocket.Nanoseconds(), nil // the model's llc_hit when none is given
 		}
 		return p.Memory.Nanoseconds(), nil
 	case Pause:
