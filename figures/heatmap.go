@@ -3,13 +3,18 @@ package figures
 import (
 	"fmt"
 	"image/color"
+	"math"
 	"slices"
 	"strconv"
 
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/palette"
 	"gonum.org/v1/plot/palette/moreland"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 
 	"contend/models"
 	"contend/scenarios"
@@ -100,8 +105,7 @@ func heatmap(s *scenarios.Scenario, series []*scenarios.Series, o Options) (*Fig
 				strconv.FormatUint(lines[name].TransfersByCPU[id], 10), num(c.z[li][ci])})
 		}
 	}
-	f.drawCells(c, fmt.Sprintf("%s, %s, %s = %s", se.Name, v, se.Axis, num(x)))
-	return f, nil
+	return f, f.drawCells(c, fmt.Sprintf("%s, %s, %s = %s", se.Name, v, se.Axis, num(x)))
 }
 
 // pickVariant returns the index of the named variant, or of the one that
@@ -133,7 +137,7 @@ func sequential() palette.ColorMap {
 	return palette.Reverse(cm)
 }
 
-func (f *Figure) drawCells(c *cells, title string) {
+func (f *Figure) drawCells(c *cells, title string) error {
 	hi := 0.0
 	for _, row := range c.z {
 		hi = max(hi, slices.Max(row))
@@ -144,6 +148,11 @@ func (f *Figure) drawCells(c *cells, title string) {
 	h.Min, h.Max = 0, hi
 	p := titled(newPlot("CPU", ""), title)
 	p.Add(h)
+	if len(c.cpus) <= 32 {
+		if err := cellValues(p, c, hi); err != nil {
+			return err
+		}
+	}
 	names := make([]string, len(c.cpus))
 	for i, id := range c.cpus {
 		names[i] = strconv.Itoa(id)
@@ -156,4 +165,30 @@ func (f *Figure) drawCells(c *cells, title string) {
 	bar.HideY()
 	bar.Add(&plotter.ColorBar{ColorMap: cm})
 	f.scale = bar
+	return nil
+}
+
+// cellValues prints each cell's value in it, white on the darker half of
+// the scale: a reader of the paper gets the numbers, not only a shade.
+func cellValues(p *plot.Plot, c *cells, hi float64) error {
+	var d plotter.XYLabels
+	var styles []text.Style
+	for row, line := range c.z {
+		for col, v := range line {
+			d.XYs = append(d.XYs, plotter.XY{X: float64(col), Y: float64(row)})
+			d.Labels = append(d.Labels, strconv.FormatFloat(v, 'f', max(0, 1-int(math.Floor(math.Log10(max(v, 0.01))))), 64))
+			sty := text.Style{Font: font.From(sans, 5), XAlign: draw.XCenter, YAlign: draw.YCenter, Handler: plot.DefaultTextHandler, Color: color.Black}
+			if v > hi/2 {
+				sty.Color = color.White
+			}
+			styles = append(styles, sty)
+		}
+	}
+	l, err := plotter.NewLabels(d)
+	if err != nil {
+		return err
+	}
+	l.TextStyle = styles
+	p.Add(l)
+	return nil
 }

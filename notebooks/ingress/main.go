@@ -42,4 +42,15 @@ CPU time of 4 CPUs receiving packets through the ingress qdisc, by state.
 Locked, %.0f%% of it is spent spinning for qdisc_lock and %.0f%% doing
 work; lockless, %.0f%% is work.`,
 		share("locked", "spin"), share("locked", "work"), share("lockless", "work")))
+
+	h := nb.Make(s, figures.Options{Kind: "heatmap", Series: "ingress-u32", Variant: "locked", X: 4})
+	per := func(line string) float64 {
+		return nb.Value(h, "transfers_per_packet", "line="+line, "cpu=0")
+	}
+	nb.Save("ingress-heatmap", "Which lines move, to which CPU (seed 000's box)", h, fmt.Sprintf(`
+Cache-line transfers per packet, by line and by the CPU whose miss caused
+them, 4 CPUs, locked ingress: the simulated perf c2c. Each packet pulls
+qdisc_lock %.1f times (the ticket waiters re-read it on every release) and
+the shared stats line qdisc_bstats %.1f time; the per-cpu stats of the
+lockless patch never move.`, per("qdisc_lock"), per("qdisc_bstats")))
 }
