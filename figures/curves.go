@@ -255,11 +255,13 @@ func atValues(xs []float64) plot.ConstantTicks {
 	return ticks
 }
 
-// sourceName is the part of a reference's source before the colon: the
-// thread or tool it comes from ("seed 003").
+// sourceName is the part of a reference's source before a colon or a
+// parenthesis: the thread, commit or tool it comes from ("seed 003").
 func sourceName(src string) string {
-	name, _, _ := strings.Cut(src, ":")
-	return strings.TrimSpace(name)
+	if i := strings.IndexAny(src, ":("); i >= 0 {
+		src = src[:i]
+	}
+	return strings.TrimSpace(src)
 }
 
 func variantIndex(s *scenarios.Scenario, v string) int {
@@ -282,12 +284,19 @@ func axisLabel(axis string) string {
 
 func num(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
 
-// throughputOf is the metric a series' scaling figure draws: the
-// throughput its references quote, else the total, whose rise and fall is
-// what a prediction of contention shows.
-func throughputOf(se *scenarios.Series) (metric, unit string) {
+// scaled are the metrics a scaling figure can draw, with their axis label.
+var scaled = map[string]string{
+	"throughput_per_core": "throughput per CPU",
+	"throughput":          "total throughput",
+	"cost":                "cost per operation",
+}
+
+// scaledMetric is what a series' scaling figure draws: the throughput or
+// cost its references quote on its axis, else the total throughput, whose
+// rise and fall is what a prediction of contention shows.
+func scaledMetric(se *scenarios.Series) (metric, unit string) {
 	for _, r := range se.Refs {
-		if strings.HasPrefix(r.Metric, "throughput") && r.Axis == se.Axis {
+		if _, ok := scaled[r.Metric]; ok && r.Axis == se.Axis {
 			return r.Metric, r.Unit
 		}
 	}
@@ -304,9 +313,8 @@ func scaling(s *scenarios.Scenario, series []*scenarios.Series, o Options) (*Fig
 		if err != nil {
 			return nil, err
 		}
-		metric, unit := throughputOf(se)
-		label := map[string]string{"throughput_per_core": "throughput per CPU", "throughput": "total throughput"}[metric]
-		if err := f.addCurves(s, g, curve{metric: metric, unit: unit, ylabel: fmt.Sprintf("%s (%s)", label, unit), refs: true}); err != nil {
+		metric, unit := scaledMetric(se)
+		if err := f.addCurves(s, g, curve{metric: metric, unit: unit, ylabel: fmt.Sprintf("%s (%s)", scaled[metric], unit), refs: true}); err != nil {
 			return nil, err
 		}
 		if len(series) > 1 {

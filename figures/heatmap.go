@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -41,7 +42,10 @@ func transfersOf(r *models.Result) *cells {
 		c.cpus = append(c.cpus, cr.CPU)
 	}
 	slices.Sort(c.cpus)
-	for _, l := range r.Lines {
+	// Rows bottom to top; sorted by name, so the first name is on top.
+	lines := slices.Clone(r.Lines)
+	slices.SortFunc(lines, func(a, b models.LineResult) int { return strings.Compare(b.Name, a.Name) })
+	for _, l := range lines {
 		if l.PerCPU || l.Transfers == 0 {
 			continue
 		}
@@ -168,6 +172,14 @@ func (f *Figure) drawCells(c *cells, title string) error {
 	return nil
 }
 
+// twoDigits prints v with two significant digits, and 0 as 0.
+func twoDigits(v float64) string {
+	if v == 0 {
+		return "0"
+	}
+	return strconv.FormatFloat(v, 'f', max(0, 1-int(math.Floor(math.Log10(v)))), 64)
+}
+
 // cellValues prints each cell's value in it, white on the darker half of
 // the scale: a reader of the paper gets the numbers, not only a shade.
 func cellValues(p *plot.Plot, c *cells, hi float64) error {
@@ -176,7 +188,7 @@ func cellValues(p *plot.Plot, c *cells, hi float64) error {
 	for row, line := range c.z {
 		for col, v := range line {
 			d.XYs = append(d.XYs, plotter.XY{X: float64(col), Y: float64(row)})
-			d.Labels = append(d.Labels, strconv.FormatFloat(v, 'f', max(0, 1-int(math.Floor(math.Log10(max(v, 0.01))))), 64))
+			d.Labels = append(d.Labels, twoDigits(v))
 			sty := text.Style{Font: font.From(sans, 5), XAlign: draw.XCenter, YAlign: draw.YCenter, Handler: plot.DefaultTextHandler, Color: color.Black}
 			if v > hi/2 {
 				sty.Color = color.White
