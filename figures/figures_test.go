@@ -33,6 +33,7 @@ var supported = map[string][]string{
 	"flower-under-load": {"breakdown", "timeline", "insertion"},
 	"host-microbench":   {}, // no series until contend calibrate measures one
 	"ingress":           {"scaling", "breakdown", "heatmap"},
+	"kfree-bulk":        {"breakdown", "timeline"},
 	"netdev-refcnt":     {"scaling", "breakdown", "heatmap"},
 	"qspinlock":         {"scaling", "breakdown", "heatmap"},
 }

@@ -159,9 +159,21 @@ func (r *RCU) invoke(cb callback, at sim.Time) {
 		r.freed(cb, at)
 	case cbWork:
 		r.freed(cb, at+r.wakeup())
+		r.kworkerRan(cb.core.ID)
 	case cbKfreeBatch:
 		r.freed(cb, at+r.wakeup())
 		r.cpus[cb.core.ID].krc.inflight--
+		r.kworkerRan(cb.core.ID)
+	}
+}
+
+// kworkerRan notes that a work item ran in a kworker on cpu: the switch to
+// it and back is a context switch, a quiescent state once the CPU has
+// noticed the grace period (rcu_note_context_switch).
+func (r *RCU) kworkerRan(cpu int) {
+	s := &r.cpus[cpu]
+	if r.active && s.pending && s.noticed {
+		s.qs = true
 	}
 }
 
@@ -238,6 +250,7 @@ func (r *RCU) armKfree(b *kfreeBatch, now sim.Time) {
 // kfreeMonitor is kfree_rcu_monitor: the batch goes to queue_rcu_work if a
 // slot is free, else the monitor is re-armed.
 func (r *RCU) kfreeMonitor(cpu int, now sim.Time) {
+	r.kworkerRan(cpu)
 	b := &r.cpus[cpu].krc
 	if b.objs > 0 && b.inflight < kfreeNBatches {
 		mean := sim.Time(b.sumAt / float64(b.objs))

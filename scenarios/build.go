@@ -399,6 +399,8 @@ func (b *builder) compile(steps []stepRaw, depth int, block string) []cpu.Step {
 			out = append(out, &models.CallRCU{W: w, Bytes: *st.CallRCU})
 		case "queue_rcu_work":
 			out = append(out, &models.CallRCU{W: w, Bytes: *st.QueueRCUWork, Work: true})
+		case "kfree_rcu":
+			out = append(out, &models.CallRCU{W: w, Bytes: *st.KfreeRCU, Kfree: true})
 		case "sleep":
 			d := b.time(st.Sleep)
 			if d <= 0 {

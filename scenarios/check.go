@@ -29,6 +29,7 @@ var metricUnits = map[string][]string{
 	"duration":             {"s", "ms"},
 	"cpu_util":             {"%"},
 	"grace_period":         {"ms"},
+	"grace_periods":        {"batches"},
 	"drops":                {"%"},
 	"cycles_per_packet":    {"cycles"},
 	"transfers_per_packet": {"lines"},
@@ -535,7 +536,7 @@ func (c *checker) kernelOverrides(k *kernelRaw, kern *models.Kernel) {
 // ops are the operation keys of a step, in the order they are reported.
 var ops = []string{"compute", "load", "store", "rmw", "pingpong", "lock", "unlock", "read_lock", "read_unlock",
 	"write_lock", "write_unlock", "mutex_lock", "mutex_unlock", "rcu_read_lock", "rcu_read_unlock",
-	"synchronize_rcu", "call_rcu", "queue_rcu_work", "sleep", "scan", "once_per_jiffy", "block"}
+	"synchronize_rcu", "call_rcu", "queue_rcu_work", "kfree_rcu", "sleep", "scan", "once_per_jiffy", "block"}
 
 // opOf returns the operation keys set in st.
 func opOf(st *stepRaw) []string {
@@ -628,11 +629,8 @@ func (c *checker) steps(where string, anchors []string, steps []stepRaw, names m
 			wantName(st.ReadLock+st.ReadUnlock+st.WriteLock+st.WriteUnlock, "rwlock")
 		case "mutex_lock", "mutex_unlock":
 			wantName(st.MutexLock+st.MutexUnlock, "mutex")
-		case "call_rcu", "queue_rcu_work":
-			b := st.CallRCU
-			if b == nil {
-				b = st.QueueRCUWork
-			}
+		case "call_rcu", "queue_rcu_work", "kfree_rcu":
+			b := map[string]*int64{"call_rcu": st.CallRCU, "queue_rcu_work": st.QueueRCUWork, "kfree_rcu": st.KfreeRCU}[op]
 			if *b < 0 || *b > MaxFreeBytes {
 				c.fail(field+"."+op, at, "%d bytes; the size freed after the grace period is from 0 to %d (MaxFreeBytes)", *b, int64(MaxFreeBytes))
 			}

@@ -103,6 +103,7 @@ type stepRaw struct {
 	SyncRCU       bool      `toml:"synchronize_rcu"`
 	CallRCU       *int64    `toml:"call_rcu"`       // bytes freed after a grace period
 	QueueRCUWork  *int64    `toml:"queue_rcu_work"` // bytes freed by a kworker after a grace period
+	KfreeRCU      *int64    `toml:"kfree_rcu"`      // bytes freed after a grace period, batched as [kernel] says
 	Sleep         string    `toml:"sleep"`
 	Scan          string    `toml:"scan"`           // cost per item already inserted
 	OncePerJiffy  string    `toml:"once_per_jiffy"` // "percpu" or a line

@@ -47,6 +47,9 @@ func Metric(r *models.Result, metric, unit string) (float64, error) {
 		return 100 * float64(r.Dropped) / float64(r.Offered), nil
 	case "grace_period":
 		return r.RCU.MeanGPMs * scale / 1e3, nil
+	case "grace_periods":
+		// rcuperf's "batches": grace periods completed during the run.
+		return float64(r.RCU.GracePeriods), nil
 	case "cpu_util":
 		if r.Batch == nil {
 			return 0, fmt.Errorf("cpu_util needs a batch workload")
