@@ -81,6 +81,9 @@ func Make(s *scenarios.Scenario, o Options) (*Figure, error) {
 	if o.Window == 0 {
 		o.Window = 100 * sim.Millisecond
 	}
+	if len(s.Series) == 0 {
+		return nil, fmt.Errorf("%s has no [[series]] to draw; add one with its profile, variants, axis and points", s.Name)
+	}
 	var series []*scenarios.Series
 	for _, se := range s.Series {
 		if o.Series == "" || se.Name == o.Series {

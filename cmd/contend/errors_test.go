@@ -45,6 +45,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"plot", "ingress", "--kind", "pie"}, 1, []string{`--kind "pie": use scaling, breakdown, heatmap, timeline, insertion`}},
 		{[]string{"plot", "flower-insert", "--kind", "scaling"}, 1, []string{"flower-insert: scaling draws packet floods", "--kind insertion"}},
 		{[]string{"plot", "ingress", "--kind", "insertion"}, 1, []string{"insertion draws a batch", "--kind scaling"}},
+		{[]string{"plot", "host-microbench"}, 1, []string{"host-microbench has no [[series]] to draw"}},
 		{[]string{"plot", "ingress", "--series", "nope"}, 1, []string{`ingress has no series "nope"`, "ingress-bare"}},
 		{[]string{"plot", "ingress", "--width", "0.5"}, 1, []string{"--width 0.5: give at least 1 (inches)"}},
 		{[]string{"plot", "ingress", "--kind", "breakdown", "--by", "stack"}, 1, []string{`--by "stack": use state or symbol`}},
