@@ -334,3 +334,18 @@ func TestThinning(t *testing.T) {
 		t.Fatalf("kept %d of %d", len(kept), 1000*samplesPerRun)
 	}
 }
+
+// TestReadLimit: a message over the read limit closes that connection only.
+func TestReadLimit(t *testing.T) {
+	_, ts := newTestServer(t, Options{})
+	c := dial(t, ts)
+	var hello Hello
+	until(t, c, "hello", &hello)
+	c.WriteMessage(websocket.TextMessage, []byte(`{"type":"start","text":"`+strings.Repeat("x", readLimit)+`"}`))
+	c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if _, _, err := c.ReadMessage(); !websocket.IsCloseError(err, websocket.CloseMessageTooBig) {
+		t.Fatalf("after an oversized message: %v, want a close for a message too big", err)
+	}
+	d := dial(t, ts)
+	until(t, d, "hello", &hello)
+}

@@ -25,11 +25,15 @@ func (s *Server) sweep(c *client, req *Request) error {
 	if err != nil {
 		return err
 	}
-	go s.hub.sweep(r, sc, se)
+	seed := req.Seed
+	if seed == 0 {
+		seed = sc.Run.Seed
+	}
+	go s.hub.sweep(r, sc, se, seed)
 	return nil
 }
 
-func (h *hub) sweep(r *run, sc *scenarios.Scenario, se *scenarios.Series) {
+func (h *hub) sweep(r *run, sc *scenarios.Scenario, se *scenarios.Series, seed int64) {
 	defer h.end(r)
 	xs := se.Points
 	if len(xs) == 0 && len(sc.Sweep) > 0 {
@@ -45,7 +49,7 @@ func (h *hub) sweep(r *run, sc *scenarios.Scenario, se *scenarios.Series) {
 	var pts []scenarios.Point
 	for _, v := range se.Variants {
 		for _, x := range xs {
-			pts = append(pts, scenarios.Point{Series: se, Variant: v, Axis: se.Axis, X: x, Seed: sc.Run.Seed})
+			pts = append(pts, scenarios.Point{Series: se, Variant: v, Axis: se.Axis, X: x, Seed: seed})
 		}
 	}
 	pts = sc.Replicate(pts)
@@ -75,7 +79,7 @@ func (h *hub) sweep(r *run, sc *scenarios.Scenario, se *scenarios.Series) {
 		res, err = sweepTable(sc, se, xs, metric, unit, results)
 	}
 	if err == nil {
-		res.Refs, err = sc.Predict(se, sc.Run.Seed, nil, run)
+		res.Refs, err = sc.Predict(se, seed, nil, run)
 	}
 	if err != nil {
 		if err != errStopped {
