@@ -54,7 +54,7 @@ func timeline(s *scenarios.Scenario, series []*scenarios.Series, o Options) (*Fi
 	pending, gps := make(plotter.XYs, len(samples)), make(plotter.XYs, len(samples))
 	maxPending := 0.0
 	for i, sm := range samples {
-		pending[i] = plotter.XY{X: sm.ms, Y: sm.pending / 1024}
+		pending[i] = plotter.XY{X: sm.ms, Y: sm.pending}
 		gps[i] = plotter.XY{X: sm.ms, Y: float64(sm.gps)}
 		maxPending = max(maxPending, sm.pending)
 		start := ""
@@ -65,7 +65,15 @@ func timeline(s *scenarios.Scenario, series []*scenarios.Series, o Options) (*Fi
 	}
 	spans := gracePeriods(samples)
 	if maxPending > 0 {
-		if err := f.addStep(pending, spans, "to be freed (KiB)", 1); err != nil {
+		// KiB up to 10 MiB, then MiB: tick labels stay short.
+		unit, scale := "KiB", 1024.0
+		if maxPending >= 10<<20 {
+			unit, scale = "MiB", 1<<20
+		}
+		for i := range pending {
+			pending[i].Y /= scale
+		}
+		if err := f.addStep(pending, spans, "to be freed ("+unit+")", 1); err != nil {
 			return nil, err
 		}
 	}
