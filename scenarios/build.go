@@ -141,7 +141,7 @@ func (s *Scenario) Build(p Point) (*models.World, models.RunSpec, error) {
 				return nil, spec, fmt.Errorf("%s: no profile field %q to override", s.Name, field)
 			}
 		} else {
-			return nil, spec, fmt.Errorf("%s: override %q must start with params. or profile.", s.Name, key)
+			return nil, spec, fmt.Errorf("%s: override %q must start with \"params.\" or \"profile.\"", s.Name, key)
 		}
 	}
 	if p.Axis != "" {
