@@ -8,10 +8,11 @@
 // contention comes from package cacheline's queueing rather than from a
 // constant. Counters are stores and atomics on shared or per-cpu lines, and the
 // per-jiffy lazy forms of seed 004 gate a block of steps on the jiffies clock.
-// RCU follows Linux's tree RCU: grace periods started by a kthread, quiescent
-// states at context switch, idle and softirq boundaries, force-quiescent-state
-// scans on jiffies, and callbacks invoked at the next tick after the grace
-// period ends.
+// RCU follows kernel/rcu/tree.c: a CPU's tick asks for a grace period, a
+// kthread starts it and scans for idle CPUs on jiffies (force-quiescent-state
+// delays from HZ and nr_cpu_ids), busy CPUs report at their ticks, and
+// callbacks run at their CPU's tick after the end; Kernel presets follow what
+// changed between versions (kfree_rcu batching, wake-from-GP, lazy call_rcu).
 //
 // # Workloads
 //
