@@ -25,6 +25,11 @@ type System struct {
 	groupSocket         []int32
 	siblings            [][]int32 // the other SMT threads of each CPU's core
 
+	// Snoop is the fraction of an ownership transfer that passes before the
+	// owner gives the line up: the request travels to the home and the
+	// home's snoop on to the owner, which meanwhile goes on using the line.
+	Snoop float64
+
 	// Occupancy is how long the home of a line spends on a read it serves
 	// from the LLC or memory before it takes the next request for that line.
 	Occupancy sim.Time
@@ -175,7 +180,13 @@ func (s *System) Access(now sim.Time, core int, l *Line, op Op, hold sim.Time) R
 		from, serial = Memory, false
 		l.owner, l.dirty = core, false // Exclusive
 	default:
-		from = s.ownership(core, l, start)
+		var owner int
+		from, owner = s.ownership(core, l)
+		if owner >= 0 {
+			// The owner keeps the line until the home's snoop reaches it:
+			// its own accesses until then are hits.
+			l.prev, l.prevTill = owner, start+sim.Time(s.Snoop*float64(s.lat[from]))
+		}
 	}
 	service := s.lat[from]
 	if s.Jitter != nil {
@@ -231,12 +242,14 @@ func (s *System) nearest(core int, l *Line) Distance {
 	return near
 }
 
-// ownership serves a store or RMW by core, which does not own l, starting at
-// start: the data comes from the owner, or the copies held elsewhere are
-// invalidated by one broadcast whose cost is set by the farthest of them.
-func (s *System) ownership(core int, l *Line, start sim.Time) Distance {
+// ownership serves a store or RMW by core, which does not own l: the data
+// comes from the owner, or the copies held elsewhere are invalidated by one
+// broadcast whose cost is set by the farthest of them. It returns where the
+// line comes from and the owner that gives it up, or -1.
+func (s *System) ownership(core int, l *Line) (Distance, int) {
 	st := &l.Stats
 	var from Distance
+	owner := l.owner
 	switch {
 	case l.owner >= 0:
 		from = s.Distance(l.owner, core)
@@ -244,7 +257,6 @@ func (s *System) ownership(core int, l *Line, start sim.Time) Distance {
 			st.HITM++
 		}
 		st.Invalidations++
-		l.prev, l.prevTill = l.owner, start
 	case l.nsharers > 0:
 		far, others := s.farthest(core, l)
 		st.Invalidations += uint64(others)
@@ -257,7 +269,7 @@ func (s *System) ownership(core int, l *Line, start sim.Time) Distance {
 		from = Memory
 	}
 	l.owner, l.dirty = core, true
-	return from
+	return from, owner
 }
 
 // farthest returns the farthest distance from core to another sharer of l,

@@ -35,6 +35,7 @@ func NewMachine(p Profile, seed uint64) (*Machine, error) {
 	m.Topo = Topology{p: &m.Prof}
 	m.Lines = cacheline.NewSystem(m.Eng, m.Topo, p.Latencies())
 	m.Lines.Occupancy = p.Occupancy()
+	m.Lines.Snoop = p.Snoop
 	if p.Jitter != NoJitter {
 		m.Lines.Jitter = m.Duration
 	}

@@ -29,6 +29,11 @@ const DefaultCV = 0.05
 // the line at the same instant.
 const DefaultPauseCycles = 25
 
+// DefaultSnoop is the fraction of a transfer before the owner gives the line
+// up when a scenario's profile does not say: the snoop has crossed about half of the
+// request's path when it reaches the owner.
+const DefaultSnoop = 0.5
+
 // DefaultStoreBuffer is the store buffer's capacity in entries when a profile
 // does not give it (Skylake's 56).
 const DefaultStoreBuffer = 56
@@ -76,6 +81,12 @@ type Profile struct {
 	// half of LLCHit.
 	LLCOccupancy sim.Time
 
+	// Snoop is the fraction of a transfer of a modified line that passes
+	// before its owner gives it up (the request's trip to the home, and the
+	// home's snoop on to the owner): an owner issuing atomics back to back
+	// keeps doing them meanwhile. Scenarios default it to DefaultSnoop.
+	Snoop float64
+
 	// StoreBuffer is how many stores may wait for their lines before the
 	// core stalls; 0 means DefaultStoreBuffer.
 	StoreBuffer int
@@ -120,6 +131,8 @@ func (p *Profile) Validate() error {
 		return bad("cores_per_llc", "%d does not divide the %d cores of a socket into LLC groups; give a divisor of cores_per_socket", p.CoresPerLLC, p.CoresPerSocket)
 	case p.StoreBuffer < 0 || p.StoreBuffer > 4096:
 		return bad("store_buffer", "%d entries; give the store buffer's size, e.g. 56", p.StoreBuffer)
+	case !(p.Snoop >= 0 && p.Snoop <= 1):
+		return bad("snoop", "%v; it is the fraction of a transfer before the owner gives the line up, between 0 and 1", p.Snoop)
 	case !(p.CV >= 0 && p.CV <= 0.5):
 		return bad("cv", "%v; the coefficient of variation of a step is a fraction between 0 and 0.5, e.g. 0.05", p.CV)
 	case !(p.AtomicOverlap >= 0 && p.AtomicOverlap <= 1):

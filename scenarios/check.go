@@ -345,6 +345,10 @@ func (c *checker) profile(name string, p profileRaw) {
 	if p.StoreBuffer != nil {
 		pr.StoreBuffer = *p.StoreBuffer
 	}
+	pr.Snoop = cpu.DefaultSnoop
+	if p.Snoop != nil {
+		pr.Snoop = *p.Snoop
+	}
 	for _, f := range []struct{ key, val string }{
 		{"l1_hit", p.L1Hit}, {"smt_sibling", p.SMTSibling}, {"same_socket", p.SameSocket},
 		{"other_socket", p.OtherSocket}, {"memory", p.Memory}, {"atomic", p.Atomic}, {"wakeup", p.Wakeup},

@@ -22,6 +22,7 @@ memory = "90ns"
 atomic = "5ns"
 wakeup = "1us"
 jitter = "none"
+snoop = 0
 [[line]]
 name = "c"
 [[variant]]

@@ -48,6 +48,7 @@ type profileRaw struct {
 	LLCOccupancy   string   `toml:"llc_occupancy"`
 	Jitter         string   `toml:"jitter"`
 	CV             *float64 `toml:"cv"`
+	Snoop          *float64 `toml:"snoop"`
 }
 
 type kernelRaw struct {
