@@ -142,64 +142,48 @@ func runTables(name string, sweep bool, args []string, stdout, stderr io.Writer)
 	fs := newFlags(name, &o, stderr, "text", "csv", "json")
 	profileFlag(fs, &o)
 	seriesName := fs.String("series", "", "only this series")
+	var sh shardFlags
+	if sweep {
+		sh.declare(fs)
+	}
 	if err := parse(fs, &o, args); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {
 		return fmt.Errorf("name a scenario: contend %s ingress (see contend list)", name)
 	}
-	var tables []table
-	prog := progress(&o, name)
-	for _, arg := range fs.Args() {
-		s, err := load(arg, &o)
-		if err != nil {
-			return err
-		}
-		for _, se := range defaultSeries(s) {
-			if *seriesName != "" && se.Name != *seriesName {
-				continue
-			}
-			for _, ax := range axesOf(s, se, sweep) {
-				axis, xs := ax.Name, ax.Values
-				var pts []scenarios.Point
-				for _, x := range xs {
-					for _, v := range se.Variants {
-						pts = append(pts, scenarios.Point{Series: se, Variant: v, Axis: axis, X: x, Seed: seedOf(&o, s)})
-					}
-				}
-				results, err := runner(s, o.jobs, prog)(s.Replicate(pts))
-				if err != nil {
-					return err
-				}
-				for _, mu := range metricsOf(s, se) {
-					t := table{Series: se.Name, Profile: se.Profile, Metric: mu.metric, Unit: mu.unit, Axis: axis,
-						Variants: se.Variants, X: xs, Values: make([][]float64, len(xs)), Unmeasured: unmeasured(se, mu.metric)}
-					for i := range xs {
-						t.Values[i] = make([]float64, len(se.Variants))
-						for j := range se.Variants {
-							v, err := s.MeanMetric(results, i*len(se.Variants)+j, mu.metric, mu.unit)
-							if err != nil {
-								return err
-							}
-							t.Values[i][j] = v
-						}
-					}
-					tables = append(tables, t)
-				}
-			}
-		}
-		if *seriesName != "" && len(tables) == 0 {
-			return fmt.Errorf("no series %q in %s", *seriesName, s.Name)
-		}
+	slice, err := sh.slice()
+	if err != nil {
+		return err
+	}
+	p, err := planTables(fs.Args(), *seriesName, sweep, &o)
+	if err != nil {
+		return err
+	}
+	values, err := p.simulate(slice, o.jobs, progress(&o, name))
+	if err != nil {
+		return err
 	}
 	var buf bytes.Buffer
-	switch o.format {
+	if slice != nil {
+		err = writeJSON(&buf, p.shard(*slice, o.format, o.seed, values))
+	} else {
+		err = renderTables(&buf, o.format, p.tables(values))
+	}
+	if err != nil {
+		return err
+	}
+	return emit(&o, stdout, &buf)
+}
+
+// renderTables prints tables in format; sweep and merge share it, so that
+// merged shards print the bytes one sweep would.
+func renderTables(buf *bytes.Buffer, format string, tables []table) error {
+	switch format {
 	case "json":
-		if err := writeJSON(&buf, tables); err != nil {
-			return err
-		}
+		return writeJSON(buf, tables)
 	case "csv":
-		w := csv.NewWriter(&buf)
+		w := csv.NewWriter(buf)
 		w.Write([]string{"series", "profile", "variant", "axis", "x", "metric", "unit", "value"})
 		for _, t := range tables {
 			for i, x := range t.X {
@@ -209,15 +193,15 @@ func runTables(name string, sweep bool, args []string, stdout, stderr io.Writer)
 			}
 		}
 		w.Flush()
-	default:
-		for i, t := range tables {
-			if i > 0 {
-				buf.WriteString("\n")
-			}
-			writeTable(&buf, t)
-		}
+		return w.Error()
 	}
-	return emit(&o, stdout, &buf)
+	for i, t := range tables {
+		if i > 0 {
+			buf.WriteString("\n")
+		}
+		writeTable(buf, t)
+	}
+	return nil
 }
 
 func num(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }

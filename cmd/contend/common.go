@@ -228,38 +228,13 @@ func userPath(arg, abs, file string) string {
 func runner(s *scenarios.Scenario, jobs int, progress func(done, total int)) scenarios.Runner {
 	return func(pts []scenarios.Point) ([]*models.Result, error) {
 		out := make([]*models.Result, len(pts))
-		errs := make([]error, len(pts))
-		next := make(chan int)
-		var wg sync.WaitGroup
-		var mu sync.Mutex
-		done := 0
-		for range min(jobs, len(pts)) {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := range next {
-					out[i], errs[i] = s.Simulate(pts[i])
-					if progress != nil {
-						mu.Lock()
-						done++
-						progress(done, len(pts))
-						mu.Unlock()
-					}
-				}
-			}()
-		}
-		if progress != nil {
-			progress(0, len(pts))
-		}
-		for i := range pts {
-			next <- i
-		}
-		close(next)
-		wg.Wait()
-		for _, err := range errs {
-			if err != nil {
-				return nil, err
-			}
+		err := parallel(len(pts), jobs, progress, func(i int) error {
+			var err error
+			out[i], err = s.Simulate(pts[i])
+			return err
+		})
+		if err != nil {
+			return nil, err
 		}
 		return out, nil
 	}

@@ -19,7 +19,8 @@ const usage = `usage: contend <command> [flags] [scenario ...]
 commands:
   list       built-in scenarios and their profiles
   run        simulate every series and variant of a scenario over its sweep; print a table
-  sweep      like run, over the scenario's [sweep] axes
+  sweep      like run, over the scenario's [sweep] axes; --shard I/N simulates one slice of it
+  merge      put the shards of a sweep together: the output of the whole sweep
   validate   compare every reference point with its prediction (all built-ins by default)
   explain    simulated perf report and perf c2c for one variant at one point
   fit        fit a series' free parameters to its calibrate points
@@ -41,7 +42,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	cmds := map[string]func([]string, io.Writer, io.Writer) error{
 		"list": cmdList, "run": cmdRun, "sweep": cmdSweep, "validate": cmdValidate,
 		"explain": cmdExplain, "fit": cmdFit, "plot": cmdPlot, "serve": cmdServe,
-		"calibrate": cmdCalibrate, "import": cmdImport,
+		"calibrate": cmdCalibrate, "import": cmdImport, "merge": cmdMerge,
 	}
 	cmd, ok := cmds[args[0]]
 	if !ok {
