@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -135,5 +136,6 @@ func Save(name, title string, f *figures.Figure, caption string) {
 	log.Printf("wrote %s/%s.{svg,png,csv,md}", d, name)
 }
 
-// Pct is the relative difference of b from a, in percent.
-func Pct(a, b float64) float64 { return 100 * (b - a) / a }
+// Pct is the relative difference of b from a, in percent rounded to 0.1,
+// so that a calibrated point prints +0.0, never -0.0.
+func Pct(a, b float64) float64 { return math.Round(1000*(b-a)/a)/10 + 0 }

@@ -1,6 +1,7 @@
 package nb_test
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -35,5 +36,8 @@ func TestValueAndColumn(t *testing.T) {
 	}
 	if got := nb.Pct(4, 5); got != 25 {
 		t.Errorf("Pct(4, 5) = %v, want 25", got)
+	}
+	if got := fmt.Sprintf("%+.1f", nb.Pct(2316, 2315.99)); got != "+0.0" {
+		t.Errorf("a calibrated point prints %s", got)
 	}
 }
