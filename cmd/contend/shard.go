@@ -118,7 +118,9 @@ func checkSlice(what string, index, count int) (*shardSlice, error) {
 // autoSlice reads the slice from the array variables of a Kubernetes
 // Indexed Job or a Slurm job array.
 func autoSlice(count int) (*shardSlice, error) {
-	if v, ok := os.LookupEnv("JOB_COMPLETION_INDEX"); ok {
+	// An empty variable counts as unset: a wrapper script may export it
+	// empty.
+	if v := os.Getenv("JOB_COMPLETION_INDEX"); v != "" {
 		index, err := strconv.Atoi(v)
 		if err != nil {
 			return nil, fmt.Errorf("--shard auto: JOB_COMPLETION_INDEX=%q is not a number", v)
@@ -128,8 +130,8 @@ func autoSlice(count int) (*shardSlice, error) {
 		}
 		return checkSlice("--shard auto (JOB_COMPLETION_INDEX="+v+")", index, count)
 	}
-	v, ok := os.LookupEnv("SLURM_ARRAY_TASK_ID")
-	if !ok {
+	v := os.Getenv("SLURM_ARRAY_TASK_ID")
+	if v == "" {
 		return nil, errors.New("--shard auto: neither JOB_COMPLETION_INDEX (Kubernetes Indexed Job) nor SLURM_ARRAY_TASK_ID (Slurm array) is set; give --shard I/N")
 	}
 	id, err := strconv.Atoi(v)
