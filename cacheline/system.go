@@ -321,6 +321,10 @@ func (s *System) clearSharers(l *Line) {
 	l.nsharers = 0
 }
 
+// Poke wakes, at at, every core watching l: what the line holds changed in
+// a way its watchers must look at again.
+func (s *System) Poke(l *Line, at sim.Time) { s.wakeLosers(l, -1, at) }
+
 // Watch asks for w to be woken when core loses its copy of l. The core must
 // hold the line; a core that does not is woken at once by the caller's logic.
 func (s *System) Watch(l *Line, core int, w Waker) {

@@ -87,6 +87,7 @@ type Core struct {
 	sbHead  int
 	sbCount int
 	drained sim.Time // when the last store commits
+	landed  sim.Time // when the last store's line reached this core: others see it from then
 
 	acct      [][NumStates]sim.Time // by label, then state
 	Completed uint64                // programs completed in the measured interval
@@ -232,6 +233,9 @@ func (c *Core) Wake(at sim.Time, o Outcome) {
 		panic("cpu: wake of a core that is not blocked")
 	}
 	c.waiting = false
+	// A core blocks from the end of what its step already did; a wake-up
+	// that comes sooner resumes it then, not before.
+	at = max(at, c.since)
 	c.charge(c.blocked.label, c.blocked.state, at-c.since)
 	c.advance = o == Next
 	c.M.Eng.Schedule(&c.ev, at)
@@ -299,6 +303,7 @@ func (c *Core) access(label Label, l *cacheline.Line, op cacheline.Op, work, sta
 	case cacheline.Store:
 		now = c.storeSlot(label, now, stall)
 		r := c.M.Lines.Access(now, c.ID, l, op, 0)
+		c.landed = max(c.landed, r.Done)
 		c.pushStore(max(c.drained, r.Done+p.L1Hit+p.StoreDrain))
 		c.charge(label, work, p.L1Hit)
 		return now + p.L1Hit
@@ -319,6 +324,10 @@ func (c *Core) access(label Label, l *cacheline.Line, op cacheline.Op, work, sta
 	c.charge(label, work, p.L1Hit)
 	return r.Done + p.L1Hit
 }
+
+// LastStoreLands returns when the core's last store has its line, from
+// when other cores read what it wrote.
+func (c *Core) LastStoreLands() sim.Time { return c.landed }
 
 // StoresVisible returns when the core's stores so far are visible to other
 // cores: the last one has its line and has left the store buffer.

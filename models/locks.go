@@ -76,7 +76,10 @@ type Spinlock struct {
 	granted       []bool     // MCS: handed the lock; qspinlock: made the queue's head
 	ticket        []int64    // ticket held while waiting, by core
 	phase         []lockPhase
-	held          [1]int // holders' answer, reused: deadlock checks run on every contended wait
+	inflight      []bool      // an atomic issued by this CPU has not executed yet
+	unlocks       []sim.Event // each CPU's unlock store, taking effect where it lands
+	unlocking     []bool      // that store has not landed yet
+	held          [1]int      // holders' answer, reused: deadlock checks run on every contended wait
 	Stats         LockStats
 }
 
@@ -116,7 +119,7 @@ func (w *World) NewSpinlockOn(line *cacheline.Line, name string, kind LockKind, 
 		w: w, Name: name, Kind: kind, Line: line,
 		Acquire: w.M.Label(acquire), Release: w.M.Label(release),
 		holder: -1, pending: -1, granted: make([]bool, n), linked: make([]bool, n), linkedAt: make([]sim.Time, n),
-		ticket: make([]int64, n), phase: make([]lockPhase, n),
+		ticket: make([]int64, n), phase: make([]lockPhase, n), inflight: make([]bool, n), unlocks: make([]sim.Event, n), unlocking: make([]bool, n),
 	}
 	if kind == MCS || kind == Qspinlock {
 		l.nodes = make([]*cacheline.Line, n)
@@ -212,13 +215,33 @@ func reload(c *cpu.Core, line *cacheline.Line, label cpu.Label) sim.Time {
 	return r.Done
 }
 
+// rmw issues an atomic on line for the step c is in and returns false with
+// its completion time; when the step runs again at that time it returns true:
+// the atomic has executed. Its effect on the lock is decided then, at the
+// line, not when it was issued: a CPU whose atomic waits for the line does
+// not overtake the owner's atomics that execute meanwhile.
+func (l *Spinlock) rmw(c *cpu.Core, line *cacheline.Line, label cpu.Label, spin bool) (sim.Time, bool) {
+	id := c.ID
+	if l.inflight[id] {
+		l.inflight[id] = false
+		return c.Now(), true
+	}
+	l.inflight[id] = true
+	if spin {
+		return c.SpinAccess(label, line, cacheline.RMW), false
+	}
+	return c.Access(label, line, cacheline.RMW), false
+}
+
 // LockStep is spin_lock().
 type LockStep struct{ L *Spinlock }
 
 // Exec implements cpu.Step.
 func (s *LockStep) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
 	l := s.L
-	if l.phase[c.ID] == outside && l.holder == c.ID {
+	// A CPU whose own unlock has not landed yet is not relocking a lock it
+	// holds: its atomic drains the store buffer first.
+	if l.phase[c.ID] == outside && l.holder == c.ID && !l.unlocking[c.ID] {
 		c.Fail(fmt.Sprintf("deadlock: spin_lock(%s) while this CPU already holds it", l.Name))
 		return cpu.Block, 0
 	}
@@ -241,7 +264,10 @@ func (l *Spinlock) lockTicket(c *cpu.Core) (cpu.Outcome, sim.Time) {
 	id := c.ID
 	var done sim.Time
 	if l.phase[id] == outside {
-		done = c.Access(l.Acquire, l.Line, cacheline.RMW)
+		var ok bool
+		if done, ok = l.rmw(c, l.Line, l.Acquire, false); !ok {
+			return cpu.Again, done
+		}
 		my := l.next
 		l.next++
 		if l.serving == my {
@@ -276,7 +302,10 @@ func (l *Spinlock) lockMCS(c *cpu.Core) (cpu.Outcome, sim.Time) {
 		l.phase[id] = nodeReady
 		return cpu.Again, c.Access(l.Acquire, l.node(id), cacheline.Store)
 	case nodeReady:
-		done := c.Access(l.Acquire, l.Line, cacheline.RMW)
+		done, ok := l.rmw(c, l.Line, l.Acquire, false)
+		if !ok {
+			return cpu.Again, done
+		}
 		if l.holder < 0 && len(l.queue) == 0 {
 			l.take(c, false)
 			return cpu.Next, done
@@ -343,7 +372,10 @@ func (l *Spinlock) lockQspinlock(c *cpu.Core) (cpu.Outcome, sim.Time) {
 	switch l.phase[id] {
 	case outside:
 		// Fast path: cmpxchg(0, locked).
-		done := c.Access(l.Acquire, l.Line, cacheline.RMW)
+		done, ok := l.rmw(c, l.Line, l.Acquire, false)
+		if !ok {
+			return cpu.Again, done
+		}
 		if l.holder < 0 && l.pending < 0 && len(l.queue) == 0 {
 			l.take(c, false)
 			return cpu.Next, done
@@ -377,7 +409,10 @@ func (l *Spinlock) lockQspinlock(c *cpu.Core) (cpu.Outcome, sim.Time) {
 		return cpu.Next, done
 	case nodeReady:
 		// xchg_tail(), then link behind the previous tail if there was one.
-		done := c.SpinAccess(l.Acquire, l.Line, cacheline.RMW)
+		done, ok := l.rmw(c, l.Line, l.Acquire, true)
+		if !ok {
+			return cpu.Again, done
+		}
 		return l.enqueue(c, done, -1)
 	case queueLinking:
 		return l.link(c)
@@ -392,9 +427,8 @@ func (l *Spinlock) lockQspinlock(c *cpu.Core) (cpu.Outcome, sim.Time) {
 		l.queue = l.queue[1:]
 		if len(l.queue) == 0 {
 			// The last queued CPU: cmpxchg the tail away and take the lock.
-			done = c.Access(l.Acquire, l.Line, cacheline.RMW)
 			l.take(c, true)
-			return cpu.Next, done
+			return cpu.Next, c.Access(l.Acquire, l.Line, cacheline.RMW)
 		}
 		// set_locked() with a store, then make the successor the head.
 		done = c.Access(l.Acquire, l.Line, cacheline.Store)
@@ -449,11 +483,10 @@ func (l *Spinlock) handOver(c *cpu.Core, succ int) (cpu.Outcome, sim.Time) {
 // lockTAS retries an atomic exchange until it finds the lock free.
 func (l *Spinlock) lockTAS(c *cpu.Core) (cpu.Outcome, sim.Time) {
 	id := c.ID
-	var done sim.Time
-	if l.phase[id] == outside {
-		done = c.Access(l.Acquire, l.Line, cacheline.RMW)
-	} else {
-		done = c.SpinAccess(l.Acquire, l.Line, cacheline.RMW) // a retry is spinning, not work
+	// A retry is spinning, not work.
+	done, ok := l.rmw(c, l.Line, l.Acquire, l.phase[id] != outside)
+	if !ok {
+		return cpu.Again, done
 	}
 	if l.holder < 0 {
 		l.take(c, l.phase[id] != outside)
@@ -473,18 +506,26 @@ func (l *Spinlock) lockTAS(c *cpu.Core) (cpu.Outcome, sim.Time) {
 func (l *Spinlock) lockTTAS(c *cpu.Core) (cpu.Outcome, sim.Time) {
 	id := c.ID
 	if l.phase[id] == ttasSpinning {
-		done := reload(c, l.Line, l.Acquire)
-		if l.holder >= 0 {
-			return spinOn(c, l.Line, done, l.Acquire)
+		if !l.inflight[id] {
+			done := reload(c, l.Line, l.Acquire)
+			if l.holder >= 0 {
+				return spinOn(c, l.Line, done, l.Acquire)
+			}
 		}
-		done = c.Access(l.Acquire, l.Line, cacheline.RMW)
+		done, ok := l.rmw(c, l.Line, l.Acquire, false)
+		if !ok {
+			return cpu.Again, done
+		}
 		if l.holder < 0 {
 			l.take(c, true)
 			return cpu.Next, done
 		}
 		return spinOn(c, l.Line, done, l.Acquire)
 	}
-	done := c.Access(l.Acquire, l.Line, cacheline.RMW)
+	done, ok := l.rmw(c, l.Line, l.Acquire, false)
+	if !ok {
+		return cpu.Again, done
+	}
 	if l.holder < 0 {
 		l.take(c, false)
 		return cpu.Next, done
@@ -506,20 +547,46 @@ func (s *UnlockStep) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
 		c.Fail(fmt.Sprintf("spin_unlock(%s) by a CPU that does not hold it; pair every unlock with a lock before it", l.Name))
 		return cpu.Block, 0
 	}
-	if l.Kind == MCS && len(l.queue) > 0 {
+	if l.Kind == MCS && len(l.queue) > 0 && !l.inflight[id] {
 		return l.handOver(c, l.queue[0])
 	}
-	l.phase[id] = outside
-	op := cacheline.Store
+	var done sim.Time
 	if l.Kind == MCS {
-		op = cacheline.RMW // cmpxchg the tail back to empty
+		// cmpxchg the tail back to empty; if a CPU queued before it
+		// executed, the cmpxchg fails and the lock goes to that CPU.
+		var ok bool
+		if done, ok = l.rmw(c, l.Line, l.Release, false); !ok {
+			return cpu.Again, done
+		}
+		if len(l.queue) > 0 {
+			return l.handOver(c, l.queue[0])
+		}
+		l.phase[id] = outside
+		l.release(id)
+		return cpu.Next, done
 	}
-	done := c.Access(l.Release, l.Line, op)
+	// The unlock is a store: the lock is free where the store lands, and
+	// the spinners that read the word before then look again.
+	done = c.Access(l.Release, l.Line, cacheline.Store)
+	l.phase[id] = outside
+	l.w.percpu[id].spinHeld--
+	ev := &l.unlocks[id]
+	if ev.Action == nil {
+		ev.Action = sim.ActionFunc(func(at sim.Time) { l.unlocked(id, at) })
+	}
+	l.unlocking[id] = true
+	c.M.Eng.Schedule(ev, max(c.LastStoreLands(), c.Now()))
+	return cpu.Next, done
+}
+
+// unlocked frees the lock when an unlock store lands.
+func (l *Spinlock) unlocked(id int, at sim.Time) {
+	l.unlocking[id] = false
 	if l.Kind == Ticket {
 		l.serving++
 	}
-	l.release(id)
-	return cpu.Next, done
+	l.holder = -1
+	l.w.M.Lines.Poke(l.Line, at)
 }
 
 func (l *Spinlock) release(id int) {
