@@ -309,7 +309,7 @@ func (c *checker) value(field string, anchors []string, v any) (Value, bool) {
 
 func (c *checker) profile(name string, p profileRaw) {
 	a := []string{"[profile." + name + "]"}
-	pr := &Profile{Description: p.Description, Source: p.Source, durs: map[string]Dur{}}
+	pr := &Profile{Description: p.Description, Source: p.Source, durs: map[string]Dur{}, Spread: map[string]Dur{}}
 	pr.Name = name
 	need := func(field string, ok bool) {
 		if !ok {
@@ -362,7 +362,11 @@ func (c *checker) profile(name string, p profileRaw) {
 			c.fail("profile."+name+"."+f.key, a, "missing; give it as a duration, e.g. %s = \"40ns\"", f.key)
 			continue
 		}
-		pr.durs[f.key] = c.dur("profile."+name+"."+f.key, append(a, keyNeedle(f.key)), f.val, false, MaxStepTime)
+		val, spread, ok := strings.Cut(f.val, "±")
+		pr.durs[f.key] = c.dur("profile."+name+"."+f.key, append(a, keyNeedle(f.key)), val, false, MaxStepTime)
+		if ok {
+			pr.Spread[f.key] = c.dur("profile."+name+"."+f.key+" spread", append(a, keyNeedle(f.key)), spread, false, MaxStepTime)
+		}
 	}
 	switch p.Jitter {
 	case "", "uniform":

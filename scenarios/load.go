@@ -46,6 +46,9 @@ type Profile struct {
 	Description string
 	Source      string
 	durs        map[string]Dur // latency fields as written, resolved at the clock
+	// Spread holds the measured spread of the latencies written with one,
+	// as "45ns ± 4ns": one standard deviation (see Spreads).
+	Spread map[string]Dur
 }
 
 // Value is a param: a duration or a plain number.

@@ -58,7 +58,7 @@ func cmdCalibrate(args []string, stdout, stderr io.Writer) error {
 	case o.format == "json":
 		err = writeJSON(&buf, calibrateJSON(cal, *check))
 	case o.format == "csv" && *check:
-		writeRowsCSV(&buf, cal.Rows)
+		writeRowsCSV(&buf, cal.Rows, nil)
 	case o.format == "csv":
 		writeFiguresCSV(&buf, figs)
 	default:
@@ -67,7 +67,7 @@ func cmdCalibrate(args []string, stdout, stderr io.Writer) error {
 			buf.WriteString("\n")
 			writeSeriesHeader(&buf, hostbench.Scenario, cal.Series)
 			buf.WriteString("\n")
-			writeRows(&buf, cal.Rows)
+			writeRows(&buf, cal.Rows, nil)
 		}
 		if o.out == "" {
 			buf.WriteString("\n" + cal.Profile)

@@ -270,9 +270,14 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	var o options
 	fs := newFlags("validate", &o, stderr, "text", "csv", "json")
 	profileFlag(fs, &o)
+	samples := fs.Int("uncertainty", 0, "also predict each figure `N` times over the spread of the profile's values (\"45ns ± 4ns\") and the seed, by Latin hypercube: its median, 90% interval and whether the measured figure is inside")
 	if err := parse(fs, &o, args); err != nil {
 		return err
 	}
+	if *samples < 0 || *samples == 1 {
+		return fmt.Errorf("--uncertainty %d: give at least 2 samples (20 or more for a useful 90%% interval), or 0 for none", *samples)
+	}
+	var ivs []interval
 	names := fs.Args()
 	if len(names) == 0 {
 		names = scenarios.BuiltinNames()
@@ -296,6 +301,13 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 			}
 			rows = append(rows, r...)
 			infos = append(infos, seriesInfo{s.Name, se})
+			if *samples > 0 {
+				iv, err := intervals(s, se, seedOf(&o, s), *samples, runner(s, o.jobs, prog))
+				if err != nil {
+					return err
+				}
+				ivs = append(ivs, iv...)
+			}
 		}
 	}
 	var buf bytes.Buffer
@@ -304,28 +316,43 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 		if rows == nil {
 			rows = []scenarios.Row{}
 		}
-		if err := writeJSON(&buf, rows); err != nil {
+		var v any = rows
+		if *samples > 0 {
+			v = withIntervals(rows, ivs)
+		}
+		if err := writeJSON(&buf, v); err != nil {
 			return err
 		}
 	case "csv":
-		writeRowsCSV(&buf, rows)
+		writeRowsCSV(&buf, rows, ivs)
 	default:
 		for _, in := range infos {
 			writeSeriesHeader(&buf, in.scenario, in.se)
 		}
 		buf.WriteString("\n")
-		writeRows(&buf, rows)
+		writeRows(&buf, rows, ivs)
 	}
 	return emit(&o, stdout, &buf)
 }
 
 // writeRowsCSV writes reference points and predictions with validate's columns.
-func writeRowsCSV(buf *bytes.Buffer, rows []scenarios.Row) {
+// With intervals (validate --uncertainty), each row also has its median, its
+// 90% interval and whether the measured figure falls inside.
+func writeRowsCSV(buf *bytes.Buffer, rows []scenarios.Row, ivs []interval) {
 	w := csv.NewWriter(buf)
-	w.Write([]string{"scenario", "variant", "axis", "x", "metric", "unit", "measured", "predicted", "error_pct", "role"})
-	for _, r := range rows {
-		w.Write([]string{r.Scenario, r.Variant, r.Axis, num(r.X), r.Metric, r.Unit, num(r.Measured),
-			strconv.FormatFloat(r.Predicted, 'f', 4, 64), strconv.FormatFloat(r.ErrorPct, 'f', 2, 64), r.Role})
+	head := []string{"scenario", "variant", "axis", "x", "metric", "unit", "measured", "predicted", "error_pct", "role"}
+	if ivs != nil {
+		head = append(head, "median", "low_5pct", "high_95pct", "inside")
+	}
+	w.Write(head)
+	f4 := func(v float64) string { return strconv.FormatFloat(v, 'f', 4, 64) }
+	for i, r := range rows {
+		rec := []string{r.Scenario, r.Variant, r.Axis, num(r.X), r.Metric, r.Unit, num(r.Measured),
+			f4(r.Predicted), strconv.FormatFloat(r.ErrorPct, 'f', 2, 64), r.Role}
+		if ivs != nil {
+			rec = append(rec, f4(ivs[i].Median), f4(ivs[i].Low), f4(ivs[i].High), strconv.FormatBool(ivs[i].Inside))
+		}
+		w.Write(rec)
 	}
 	w.Flush()
 }
@@ -344,15 +371,29 @@ func writeSeriesHeader(buf *bytes.Buffer, scenario string, se *scenarios.Series)
 
 // writeRows prints reference points against predictions, and the largest
 // error of each role.
-func writeRows(buf *bytes.Buffer, rows []scenarios.Row) {
+func writeRows(buf *bytes.Buffer, rows []scenarios.Row, ivs []interval) {
 	tw := tabwriter.NewWriter(buf, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "SCENARIO\tVARIANT\tAXIS\tX\tMETRIC\tMEASURED\tPREDICTED\tERROR\tROLE")
+	fmt.Fprint(tw, "SCENARIO\tVARIANT\tAXIS\tX\tMETRIC\tMEASURED\tPREDICTED\tERROR\tROLE")
+	if ivs != nil {
+		fmt.Fprint(tw, "\tMEDIAN\t90% INTERVAL\tINSIDE")
+	}
+	fmt.Fprintln(tw)
 	worst := map[string]float64{}
-	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s %s\t%s %s\t%s%%\t%s\n", r.Scenario, r.Variant, r.Axis, num(r.X), r.Metric,
+	inside := 0
+	for i, r := range rows {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s %s\t%s %s\t%s%%\t%s", r.Scenario, r.Variant, r.Axis, num(r.X), r.Metric,
 			fixed(r.Measured), r.Unit, fixed(r.Predicted), r.Unit, signed(r.ErrorPct, 1), r.Role)
+		if ivs != nil {
+			iv := ivs[i]
+			fmt.Fprintf(tw, "\t%s %s\t%s – %s %s\t%s", fixed(iv.Median), r.Unit, fixed(iv.Low), fixed(iv.High), r.Unit, map[bool]string{true: "yes", false: "no"}[iv.Inside])
+			if iv.Inside {
+				inside++
+			}
+		}
+		fmt.Fprintln(tw)
 		worst[r.Role] = math.Max(worst[r.Role], math.Abs(r.ErrorPct))
 	}
+
 	tw.Flush()
 	roles := make([]string, 0, len(worst))
 	for k := range worst {
@@ -361,6 +402,9 @@ func writeRows(buf *bytes.Buffer, rows []scenarios.Row) {
 	sort.Strings(roles)
 	for _, role := range roles {
 		fmt.Fprintf(buf, "largest %s error: %.1f%%\n", role, worst[role])
+	}
+	if ivs != nil {
+		fmt.Fprintf(buf, "measured figures inside their 90%% interval: %d of %d\n", inside, len(rows))
 	}
 }
 

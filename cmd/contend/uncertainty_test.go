@@ -1,0 +1,98 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// intervalsWith validates testdata/uncertain.toml with same_socket written
+// as value and returns each row's interval.
+func intervalsWith(t *testing.T, value string) []rowInterval {
+	t.Helper()
+	src, err := os.ReadFile("testdata/uncertain.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "u.toml")
+	if err := os.WriteFile(path, []byte(strings.Replace(string(src), "SPREAD", value, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var rows []rowInterval
+	if err := json.Unmarshal([]byte(mustRun(t, "validate", path, "--uncertainty", "24", "--format", "json")), &rows); err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 2 {
+		t.Fatalf("%d rows; want the 2 references", len(rows))
+	}
+	return rows
+}
+
+// Without jitter and without spread every sample is the prediction itself;
+// a wider spread of the transfer time widens every interval.
+func TestIntervalsGrowWithSpread(t *testing.T) {
+	var last []float64
+	for _, v := range []string{"45ns", "45ns ± 0ns", "45ns ± 2ns", "45ns ± 8ns"} {
+		rows := intervalsWith(t, v)
+		var widths []float64
+		for i, r := range rows {
+			w := r.Interval.High - r.Interval.Low
+			if !(r.Interval.Low <= r.Interval.Median && r.Interval.Median <= r.Interval.High) {
+				t.Errorf("%s row %d: median %v outside %v – %v", v, i, r.Interval.Median, r.Interval.Low, r.Interval.High)
+			}
+			if !strings.Contains(v, "±") || strings.HasSuffix(v, "± 0ns") {
+				if w != 0 || r.Interval.Median != r.Predicted {
+					t.Errorf("%s row %d: interval %v – %v around %v; want zero width at the prediction %v", v, i, r.Interval.Low, r.Interval.High, r.Interval.Median, r.Predicted)
+				}
+			} else if w <= last[i] {
+				t.Errorf("%s row %d: interval width %v, not wider than %v with a smaller spread", v, i, w, last[i])
+			}
+			widths = append(widths, w)
+		}
+		last = widths
+	}
+}
+
+// Each value's samples fall one in each stratum.
+func TestLatinHypercubeStrata(t *testing.T) {
+	const n, d = 16, 3
+	s := latinHypercube(rand.New(rand.NewPCG(1, 2)), n, d)
+	for j := range d {
+		seen := make([]bool, n)
+		for i := range n {
+			k := int(math.Floor(s[i][j] * n))
+			if k < 0 || k >= n || seen[k] {
+				t.Fatalf("value %d: sample %d (%v) in stratum %d, taken twice or out of range", j, i, s[i][j], k)
+			}
+			seen[k] = true
+		}
+	}
+}
+
+func TestUncertaintyErrors(t *testing.T) {
+	src, err := os.ReadFile("testdata/uncertain.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(t.TempDir(), "u.toml")
+	if err := os.WriteFile(bad, []byte(strings.Replace(string(src), "SPREAD", "45ns ± -4ns", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"validate", "ingress", "--uncertainty", "1"}, "--uncertainty 1: give at least 2 samples"},
+		{[]string{"validate", "ingress", "--uncertainty", "-3"}, "--uncertainty -3: give at least 2 samples"},
+		{[]string{"validate", bad, "--uncertainty", "4"}, "u.toml:13:1: profile.box.same_socket spread: negative duration"},
+	} {
+		_, errOut, code := contend(t, tc.args...)
+		if code != 1 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: status %d, stderr %q; want %q", tc.args, code, errOut, tc.want)
+		}
+	}
+}
