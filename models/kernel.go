@@ -104,7 +104,7 @@ var Presets = []Preset{
 	{"5.6", Off, KfreeBatch, false, true, "\"rcu: Add basic support for kfree_rcu() batching\" (v5.6): per-CPU batches, KFREE_DRAIN_JIFFIES = HZ/50"},
 	{"5.10", Off, KfreeBatch, false, true, "34c881745549 \"rcu: Support kfree_bulk() interface in kfree_rcu()\" (v5.7): batches freed by kfree_bulk"},
 	{"5.15", Off, KfreeBatch, false, true, "as 5.10"},
-	{"6.1", Off, KfreeBatch, false, false, "\"rcu: Remove CONFIG_RCU_FAST_NO_HZ\" (v5.17)"},
+	{"6.1", Off, KfreeBatch, false, false, "\"rcu: Remove the RCU_FAST_NO_HZ Kconfig option\" (v5.17)"},
 	{"6.6", Off, KfreeBatch, true, false, "\"rcu: Make call_rcu() lazy to save power\" (v6.2): CONFIG_RCU_LAZY, default n"},
 	{"6.12", Off, KfreeBatch, true, false, "\"rcu: Reduce synchronize_rcu() latency\" (v6.9): rcu_normal_wake_from_gp, disabled by default"},
 	{"6.17", Auto, KfreeBatch, true, false, "\"rcu: Enable rcu_normal_wake_from_gp on small systems\" (2025): on for at most 16 CPUs"},

@@ -82,7 +82,6 @@ type callback struct {
 	gp      int64 // grace period that must end first; 0: not yet asked for
 	core    *cpu.Core
 	bytes   int64
-	objs    int64
 	lazy    bool
 	at      sim.Time // when the call was made
 	gpStart sim.Time // its grace period
@@ -228,7 +227,7 @@ func (r *RCU) kfreeDrain() int64 { return max(1, int64(r.k().HZ/50)) }
 func (r *RCU) kfree(c *cpu.Core, bytes int64, now sim.Time) {
 	r.Stats.Pending.Add(now, float64(bytes))
 	if r.k().Kfree == KfreePerObject {
-		r.enqueue(callback{kind: cbFree, call: KindKfreeRCU, core: c, bytes: bytes, objs: 1}, now, false)
+		r.enqueue(callback{kind: cbFree, call: KindKfreeRCU, core: c, bytes: bytes}, now, false)
 		return
 	}
 	b := &r.cpus[c.ID].krc
@@ -254,7 +253,7 @@ func (r *RCU) kfreeMonitor(cpu int, now sim.Time) {
 	b := &r.cpus[cpu].krc
 	if b.objs > 0 && b.inflight < kfreeNBatches {
 		mean := sim.Time(b.sumAt / float64(b.objs))
-		r.enqueue(callback{kind: cbKfreeBatch, call: KindKfreeRCU, core: r.w.M.Cores[cpu], bytes: b.bytes, objs: b.objs}, now, false)
+		r.enqueue(callback{kind: cbKfreeBatch, call: KindKfreeRCU, core: r.w.M.Cores[cpu], bytes: b.bytes}, now, false)
 		// The batch's latency counts from its objects' mean queueing time.
 		s := &r.cpus[cpu]
 		s.waiting[len(s.waiting)-1].at = mean
@@ -353,7 +352,7 @@ func (s *CallRCU) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
 		w.RCU.kfree(c, s.Bytes, now)
 		return cpu.Next, now
 	}
-	cb := callback{kind: cbFree, call: KindCallRCU, core: c, bytes: s.Bytes, objs: 1, lazy: w.K.Lazy}
+	cb := callback{kind: cbFree, call: KindCallRCU, core: c, bytes: s.Bytes, lazy: w.K.Lazy}
 	if s.Work {
 		// queue_rcu_work uses call_rcu_hurry: never lazy.
 		cb.kind, cb.call, cb.lazy = cbWork, KindQueueRCUWork, false
