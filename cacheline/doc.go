@@ -30,9 +30,11 @@
 //	         Shared by me alone                  LLC           done+hold        me Modified
 //	         Invalid everywhere                  Memory        done+hold        me Modified
 //
-// An owner that loses the line keeps it until the request that takes it is
-// started by the home: its own accesses before then are hits (and a locked
-// one must also finish by then). Every ownership request invalidates all the
+// An owner that loses the line, or its exclusive right to it, keeps the line
+// as it was until the home's snoop reaches it, a fraction (Snoop) of the
+// transfer after the request starts: its own accesses before then are hits
+// (and a locked one must also finish by then), so an owner issuing atomics
+// back to back is not robbed of the line on every one. Every ownership request invalidates all the
 // other copies in one broadcast, whose cost is that of the farthest one, and
 // wakes the cores watching the line (spinners) when it completes.
 //

@@ -84,7 +84,7 @@ func (r *refLine) holds(core int) bool { return r.perCPU || r.owner == core || r
 
 // access returns whether the access hits, when it is done and where it was
 // served from. A hit is immediate; so is an access by the previous owner
-// before the request that took the line is served. A miss waits for the
+// before the request that took the line, or read it, is served. A miss waits for the
 // line's earlier requests. A load travels from the owner, or is served by
 // the LLC when a sharer shares the requester's LLC, else by the nearest
 // sharer, else by memory; an ownership request takes the line from the owner
@@ -138,6 +138,7 @@ func (r *refLine) access(now sim.Time, core int, op cacheline.Op, hold sim.Time)
 	r.queued += start - now
 	switch {
 	case op == cacheline.Load && r.owner >= 0:
+		r.prev, r.prevTill = r.owner, start
 		r.sharers[r.owner] = true
 		r.owner = -1
 		r.sharers[core] = true

@@ -169,7 +169,9 @@ func (s *System) Access(now sim.Time, core int, l *Line, op Op, hold sim.Time) R
 			st.HITM++
 		}
 		// Modified or Exclusive elsewhere: the owner forwards the line and
-		// keeps a Shared copy; the LLC gets one too.
+		// keeps a Shared copy; the LLC gets one too. Until the snoop
+		// reaches it, the owner may still write: the reader gets that.
+		l.prev, l.prevTill = l.owner, start+sim.Time(s.Snoop*float64(s.lat[from]))
 		s.addSharer(l, l.owner)
 		l.owner, l.dirty = -1, false
 		s.addSharer(l, core)
