@@ -22,10 +22,20 @@ type RWLock struct {
 	nread   int
 	writer  int
 	waiting int // writers waiting
-	phase   []uint8
+	phase   []rwPhase
 	held    []int // holders' answer, reused
 	Stats   LockStats
 }
+
+// rwPhase is where a CPU is in read_lock() or write_lock().
+type rwPhase uint8
+
+const (
+	rwOutside      rwPhase = iota // not waiting
+	readerWaiting                 // a reader found a writer holding or waiting: spins on the word
+	writerWaiting                 // a writer waits for the holders to leave: spins on the word
+	writerRetrying                // the word read free: the writer tries its atomic again
+)
 
 // NewRWLock adds an rwlock whose word is the line called name.
 func (w *World) NewRWLock(name, read, write string) (*RWLock, error) {
@@ -35,7 +45,7 @@ func (w *World) NewRWLock(name, read, write string) (*RWLock, error) {
 	}
 	n := len(w.M.Cores)
 	l := &RWLock{w: w, Name: name, Line: line, Read: w.M.Label(read), Write: w.M.Label(write),
-		readers: make([]int, n), writer: -1, phase: make([]uint8, n)}
+		readers: make([]int, n), writer: -1, phase: make([]rwPhase, n)}
 	w.locks = append(w.locks, l)
 	return l, nil
 }
@@ -62,12 +72,12 @@ type ReadLockStep struct{ L *RWLock }
 // Exec implements cpu.Step.
 func (s *ReadLockStep) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
 	l, id := s.L, c.ID
-	if l.phase[id] == 1 { // woken: look again before retrying the atomic
+	if l.phase[id] == readerWaiting { // woken: look again before retrying the atomic
 		done := reload(c, l.Line, l.Read)
 		if l.writer >= 0 || l.waiting > 0 {
 			return spinOn(c, l.Line, done, l.Read)
 		}
-		l.phase[id] = 0
+		l.phase[id] = rwOutside
 		return cpu.Again, done
 	}
 	if l.writer == id {
@@ -85,7 +95,7 @@ func (s *ReadLockStep) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
 		return cpu.Block, 0
 	}
 	l.Stats.Contended++
-	l.phase[id] = 1
+	l.phase[id] = readerWaiting
 	return spinOn(c, l.Line, done, l.Read)
 }
 
@@ -112,12 +122,12 @@ type WriteLockStep struct{ L *RWLock }
 // Exec implements cpu.Step.
 func (s *WriteLockStep) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
 	l, id := s.L, c.ID
-	if l.phase[id] == 2 { // woken
+	if l.phase[id] == writerWaiting { // woken
 		done := reload(c, l.Line, l.Write)
 		if l.writer >= 0 || l.nread > 0 {
 			return spinOn(c, l.Line, done, l.Write)
 		}
-		l.phase[id] = 3
+		l.phase[id] = writerRetrying
 		return cpu.Again, done
 	}
 	if l.writer == id || l.readers[id] > 0 {
@@ -126,22 +136,22 @@ func (s *WriteLockStep) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
 	}
 	done := c.Access(l.Write, l.Line, cacheline.RMW)
 	if l.writer < 0 && l.nread == 0 {
-		if l.phase[id] == 3 {
+		if l.phase[id] == writerRetrying {
 			l.waiting--
 		}
-		l.phase[id] = 0
+		l.phase[id] = rwOutside
 		l.writer = id
 		l.w.acquired(c, &l.Stats, false)
 		return cpu.Next, done
 	}
-	if l.phase[id] == 0 {
+	if l.phase[id] == rwOutside {
 		if !l.w.wait(c, l) {
 			return cpu.Block, 0
 		}
 		l.waiting++
 		l.Stats.Contended++
 	}
-	l.phase[id] = 2
+	l.phase[id] = writerWaiting
 	return spinOn(c, l.Line, done, l.Write)
 }
 
