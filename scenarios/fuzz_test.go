@@ -71,6 +71,8 @@ func FuzzParse(f *testing.F) {
 		{`ghz = 3.613`, `ghz = "fast"`},
 		{`threads_per_core = 2`, `threads_per_core = 16`},
 		{`role = "validate"`, `role = "fit"`},
+		{`same_socket = "47ns"`, `same_socket = "47ns ± 4ns"`},
+		{`same_socket = "47ns"`, `same_socket = "47ns ± 4cyc ± 1ns"`},
 	} {
 		f.Add([]byte(strings.Replace(string(ingress), broken.old, broken.new, 1)))
 	}

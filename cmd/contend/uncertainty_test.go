@@ -96,3 +96,24 @@ func TestUncertaintyErrors(t *testing.T) {
 		}
 	}
 }
+
+// A spread may be written in cycles: it is converted at the profile's clock
+// (3 GHz here), like the value.
+func TestSpreadInCycles(t *testing.T) {
+	src, err := os.ReadFile("testdata/uncertain.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "u.toml")
+	if err := os.WriteFile(path, []byte(strings.Replace(string(src), "SPREAD", "135cyc ± 30cyc", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := loadScenario(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := s.Uncertain(s.Series[0])
+	if len(got) != 1 || got[0].Key != "profile.same_socket" || got[0].Value != 45 || got[0].SD != 10 {
+		t.Fatalf("Uncertain: %+v; want same_socket 45 ns ± 10 ns", got)
+	}
+}
