@@ -157,9 +157,10 @@ func (c *Core) Fire(now sim.Time) {
 		if c.pc >= len(c.prog.Steps) {
 			c.Completed++
 			c.pc = 0
-			if !c.driver.ProgramDone(c, now) {
+			if end := c.Now(); !c.driver.ProgramDone(c, end) {
+				c.ahead = false
 				c.running = false
-				c.idle, c.since = true, now
+				c.idle, c.since = true, end
 				return
 			}
 		}
@@ -170,7 +171,7 @@ func (c *Core) Fire(now sim.Time) {
 				c.M.Eng.Inline()
 				continue
 			}
-			if c.runsAhead(at) {
+			if c.runsAhead(at, now) {
 				c.pc++
 				c.M.Eng.Inline()
 				c.ahead, c.local = true, at
@@ -190,14 +191,35 @@ func (c *Core) Fire(now sim.Time) {
 	}
 }
 
-// runsAhead reports whether the core may go on to its next step at at
-// without an event: the step touches nothing another core sees, and at is
-// before the engine's horizon. A program's end is never run ahead: the
-// driver and RCU act at the engine's time.
-func (c *Core) runsAhead(at sim.Time) bool {
-	next := c.pc + 1
-	if next >= len(c.prog.Steps) || at >= c.M.Eng.Horizon() {
+// Lookahead is how far past the event that woke it a core runs steps that
+// touch nothing shared: far enough to take many packets in one event, near
+// enough that anyone sampling the run sees at most this much of a core's
+// future.
+const Lookahead = sim.Microsecond
+
+// AheadDriver is a Driver that can say a program's end needs nothing at the
+// engine's time (a closed loop with nothing to report), so a core may run
+// on into its next program without an event.
+type AheadDriver interface {
+	Driver
+	RunsAhead(c *Core) bool
+}
+
+// runsAhead reports whether the core, woken at from, may go on to its next
+// step at at without an event: the step touches nothing another core sees,
+// and at is within the lookahead and before the engine's horizon. A
+// program's end is run ahead only when the driver says so.
+func (c *Core) runsAhead(at, from sim.Time) bool {
+	if at >= c.M.Eng.Horizon() || at >= from+Lookahead {
 		return false
+	}
+	next := c.pc + 1
+	if next >= len(c.prog.Steps) {
+		d, ok := c.driver.(AheadDriver)
+		if !ok || !d.RunsAhead(c) {
+			return false
+		}
+		next = 0
 	}
 	s, ok := c.prog.Steps[next].(interface{ local() bool })
 	return ok && s.local()

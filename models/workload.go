@@ -100,6 +100,16 @@ type driver struct {
 	opLatency sim.Histogram
 }
 
+// RunsAhead implements cpu.AheadDriver: a closed-loop flood CPU's program
+// end needs nothing at the engine's time while no grace period is in
+// progress (RCU has no quiescent state to take from it) and the CPU holds
+// nothing.
+func (d *driver) RunsAhead(c *cpu.Core) bool {
+	st := &d.w.percpu[c.ID]
+	return d.flood != nil && d.flood.Rate == 0 && (d.batch == nil || d.batch.CPU != c.ID) &&
+		!d.w.RCU.active && st.spinHeld == 0 && st.rcuDepth == 0 && st.mutexHeld == 0
+}
+
 func (d *driver) ProgramDone(c *cpu.Core, now sim.Time) bool {
 	w := d.w
 	st := &w.percpu[c.ID]
