@@ -330,7 +330,7 @@ func insertion(s *scenarios.Scenario, series []*scenarios.Series, o Options) (*F
 	}
 	f := &Figure{Kind: "insertion", Header: curveHeader, panelH: 1.5 * vg.Inch}
 	for _, se := range series {
-		if se.Axis != "filters" {
+		if s.AxisDrives(se.Axis) != scenarios.DrivesOps {
 			return nil, fmt.Errorf("%s: series %s runs over %s; insertion draws a series over filters", s.Name, se.Name, se.Axis)
 		}
 		g, err := simulate(s, se, axisValues(s, se, o), o)

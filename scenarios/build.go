@@ -145,7 +145,7 @@ func (s *Scenario) Build(p Point) (*models.World, models.RunSpec, error) {
 		}
 	}
 	if p.Axis != "" {
-		if msg := axisValueError(p.Axis, p.X, params); msg != "" {
+		if msg := s.axisValueError(p.Axis, p.X, params); msg != "" {
 			return nil, spec, fmt.Errorf("%s: %s: %s", s.Name, p.Axis, msg)
 		}
 	}
@@ -153,12 +153,11 @@ func (s *Scenario) Build(p Point) (*models.World, models.RunSpec, error) {
 	if p.Series != nil && p.Series.Placement != nil {
 		wl.CPUs, wl.Placement = nil, *p.Series.Placement
 	}
-	switch p.Axis {
-	case "", "cores", "rx_queues", "threads":
-		if p.Axis != "" {
-			wl.Cores = int(p.X)
-		}
-	case "filters":
+	switch {
+	case p.Axis == "":
+	case s.AxisDrives(p.Axis) == DrivesCPUs:
+		wl.Cores = int(p.X)
+	case s.AxisDrives(p.Axis) == DrivesOps:
 		wl.BatchOps = int64(p.X)
 	default:
 		v, ok := params[p.Axis]

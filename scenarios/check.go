@@ -12,12 +12,39 @@ import (
 	"contend/sim"
 )
 
-// Axes every scenario understands besides its params.
-var builtinAxes = map[string]string{
-	"cores":     "flood CPUs",
-	"rx_queues": "flood CPUs, one rx queue each",
-	"threads":   "flood CPUs running the loop",
-	"filters":   "operations in the batch",
+// What an axis drives, besides a param.
+const (
+	DrivesCPUs = "cpus" // the flood's CPUs
+	DrivesOps  = "ops"  // the batch's operations
+)
+
+// builtinAxes are the axis names every scenario understands.
+var builtinAxes = map[string]string{"cores": DrivesCPUs, "rx_queues": DrivesCPUs, "threads": DrivesCPUs, "filters": DrivesOps}
+
+var drivesWhat = map[string]string{DrivesCPUs: "flood CPUs", DrivesOps: "operations in the batch"}
+
+// AxisDrives says what axis name drives: DrivesCPUs, DrivesOps, or "" for a
+// param (or no such axis).
+func (s *Scenario) AxisDrives(name string) string { return s.Axes[name] }
+
+// axes reads the file's own axis names.
+func (c *checker) axes(raw map[string]string) {
+	c.s.Axes = map[string]string{}
+	for k, v := range builtinAxes {
+		c.s.Axes[k] = v
+	}
+	for _, name := range sortedKeys(raw) {
+		at := []string{"[axes]", keyNeedle(name)}
+		switch _, isParam := c.s.Params[name]; {
+		case builtinAxes[name] != "":
+			c.fail("axes."+name, at, "%q is a built-in axis already; give yours another name", name)
+		case isParam:
+			c.fail("axes."+name, at, "%q is a param, and a param is an axis by itself; drop it here or rename one", name)
+		case raw[name] != DrivesCPUs && raw[name] != DrivesOps:
+			c.fail("axes."+name, at, "%q; an axis drives \"cpus\" (the flood's CPUs) or \"ops\" (the batch's operations)", raw[name])
+		}
+		c.s.Axes[name] = raw[name]
+	}
 }
 
 // Metrics a reference point may name, besides share_of_cycles_<label> and
@@ -129,6 +156,7 @@ func check(raw *fileRaw, loc *locator) (*Scenario, error) {
 	if len(s.Variants) == 0 {
 		c.fail("variant", nil, "no variants; add [[variant]] tables with name and steps")
 	}
+	c.axes(raw.Axes)
 	c.workload(raw.Workload)
 	c.run(raw.Run)
 	for _, axis := range sortedKeys(raw.Sweep) {
@@ -723,6 +751,13 @@ func (c *checker) workload(w *workloadRaw) {
 	}
 	wl.BatchVariant, wl.FloodVariant = w.BatchVariant, w.FloodVariant
 	c.placement(w, &wl)
+	wl.Unit = "packet"
+	if w.Unit != "" {
+		if !isWord(w.Unit) {
+			c.fail("workload.unit", append(a, keyNeedle("unit")), "%q; name one run of the program with one lowercase word, e.g. \"op\" or \"call\"", w.Unit)
+		}
+		wl.Unit = w.Unit
+	}
 	switch {
 	case wl.Cores < 1 || wl.Cores > cpu.MaxCPUs:
 		c.fail("workload.cores", append(a, keyNeedle("cores")), "%d; give between 1 and %d flood CPUs", wl.Cores, cpu.MaxCPUs)
@@ -792,9 +827,9 @@ func (c *checker) run(r *runRaw) {
 }
 
 func (c *checker) axis(field string, anchors []string, name string, values []float64) {
-	if _, ok := builtinAxes[name]; !ok {
+	if _, ok := c.s.Axes[name]; !ok {
 		if _, ok := c.s.Params[name]; !ok {
-			c.fail(field, anchors, "%q is not an axis; sweep cores, rx_queues, threads, filters or a param", name)
+			c.fail(field, anchors, "%q is not an axis; sweep cores, rx_queues, threads, filters, a param, or name your own under [axes]", name)
 			return
 		}
 	}
@@ -805,7 +840,7 @@ func (c *checker) axis(field string, anchors []string, name string, values []flo
 		c.fail(field, anchors, "%d values; an axis has at most %d (MaxAxisValues): sweep fewer points", len(values), MaxAxisValues)
 	}
 	for _, v := range values {
-		if msg := axisValueError(name, v, c.s.Params); msg != "" {
+		if msg := c.s.axisValueError(name, v, c.s.Params); msg != "" {
 			c.fail(field, anchors, "%s", msg)
 			return
 		}
@@ -890,7 +925,7 @@ func (c *checker) series(i int, sr *seriesRaw, variants map[string]bool) {
 		if !(ref.Value > 0) || !finite(ref.Value) {
 			c.fail("series.reference.value", key("value"), "%v; a measured value is a finite number above 0 (an error is relative to it)", ref.Value)
 		}
-		if units, ok := unitsOf(ref.Metric); !ok {
+		if units, ok := c.s.unitsFor(ref.Metric); !ok {
 			c.fail("series.reference.metric", key("metric"), "%q is not a metric contend predicts; use throughput_per_core, throughput (Mpps/kpps/pps), cost (ns), duration (s), cpu_util (%%), grace_period (ms), drops (%%), cycles_per_packet (cycles), transfers_per_packet (lines), share_of_cycles_<label> (%%) or offcpu_in_<label> (s)", ref.Metric)
 		} else if !slices.Contains(units, ref.Unit) {
 			c.fail("series.reference.unit", key("unit"), "%q is not a unit of %s; use %s", ref.Unit, ref.Metric, orList(units))
@@ -935,6 +970,35 @@ func CheckMetric(metric, unit string) error {
 
 // unitsOf returns the units metric may be given in, and whether contend
 // predicts it at all.
+func isWord(s string) bool {
+	for _, r := range s {
+		if r < 'a' || r > 'z' {
+			return false
+		}
+	}
+	return s != "" && len(s) <= 20
+}
+
+// RateUnit is the unit tables give rates in: Mpps for packets, else
+// M<unit>s/s (Mops/s, Mcalls/s).
+func (s *Scenario) RateUnit() string {
+	if s.Workload.Unit == "" || s.Workload.Unit == "packet" {
+		return "Mpps"
+	}
+	return "M" + s.Workload.Unit + "s/s"
+}
+
+// unitsFor returns the units a reference of metric may use in s: a rate
+// may also be given in the scenario's own unit of work.
+func (s *Scenario) unitsFor(metric string) ([]string, bool) {
+	units, ok := unitsOf(metric)
+	if ok && (metric == "throughput" || metric == "throughput_per_core") && s.Workload.Unit != "" && s.Workload.Unit != "packet" {
+		per := s.Workload.Unit + "s/s"
+		units = append(slices.Clone(units), "M"+per, "k"+per, per)
+	}
+	return units, ok
+}
+
 func unitsOf(metric string) ([]string, bool) {
 	if units, ok := metricUnits[metric]; ok {
 		return units, true
@@ -959,14 +1023,14 @@ func orList(words []string) string {
 // axisValueError says what is wrong with v as a value of axis name, or "".
 // Counts are whole and bounded; a param's value is finite, and a duration
 // param's (in ns) within MaxStepTime.
-func axisValueError(name string, v float64, params map[string]Value) string {
-	if what, ok := builtinAxes[name]; ok {
+func (s *Scenario) axisValueError(name string, v float64, params map[string]Value) string {
+	if drives, ok := s.Axes[name]; ok {
 		most := float64(cpu.MaxCPUs)
-		if name == "filters" {
+		if drives == DrivesOps {
 			most = MaxCount
 		}
 		if !finite(v) || v != math.Trunc(v) || v < 1 || v > most {
-			return fmt.Sprintf("%v; %s counts %s, a whole number from 1 to %v", v, name, what, most)
+			return fmt.Sprintf("%v; %s counts %s, a whole number from 1 to %v", v, name, drivesWhat[drives], most)
 		}
 		return ""
 	}

@@ -30,6 +30,10 @@ type Scenario struct {
 	Workload    Workload
 	Run         RunConfig
 	Sweep       []Axis
+	// Axes says what each axis name drives: "cpus" (the flood's CPUs) or
+	// "ops" (the batch's operations); the built-in names and the file's
+	// [axes]. Any other axis is a param.
+	Axes map[string]string
 	Series      []*Series
 
 	// Where the scenario was written, to place errors found later (see
@@ -76,6 +80,9 @@ type Workload struct {
 	InitialItems int64
 	BatchVariant string // "both": the batch runs this; the point's variant floods
 	FloodVariant string // "both": the flood runs this; the point's variant is the batch
+	// Unit is what one run of a program is called in tables: "packet"
+	// (rates in Mpps), or the scenario's own word (rates in M<unit>s/s).
+	Unit string
 	// Where the threads run: the CPUs in the order they are taken (a list
 	// given in the file), else the order of Placement.
 	CPUs      []int

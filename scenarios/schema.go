@@ -16,6 +16,7 @@ type fileRaw struct {
 	Workload    *workloadRaw          `toml:"workload"`
 	Run         *runRaw               `toml:"run"`
 	Sweep       map[string][]float64  `toml:"sweep"`
+	Axes        map[string]string     `toml:"axes"` // the scenario's own axis names: "cpus" or "ops"
 	Series      []seriesRaw           `toml:"series"`
 
 	// origin says which included file defined what, for errors: keys are
@@ -131,6 +132,7 @@ type workloadRaw struct {
 	FloodVariant string   `toml:"flood_variant"`
 	CPUs         string   `toml:"cpus"`      // the flood's CPUs, as Linux lists them: "0-3,8-11"
 	Placement    string   `toml:"placement"` // smt-last (default), compact or spread
+	Unit         string   `toml:"unit"`      // what one program run is: packet (default), op, call...
 }
 
 type runRaw struct {

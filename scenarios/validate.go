@@ -9,7 +9,14 @@ import (
 
 // Metric extracts a reference metric, in unit, from a result.
 func Metric(r *models.Result, metric, unit string) (float64, error) {
-	scale := map[string]float64{"Mpps": 1e-6, "kpps": 1e-3, "pps": 1, "s": 1, "ms": 1e3, "ns": 1, "%": 1}[unit]
+	scale, known := map[string]float64{"Mpps": 1e-6, "kpps": 1e-3, "pps": 1, "s": 1, "ms": 1e3, "ns": 1, "%": 1}[unit]
+	if !known && strings.HasSuffix(unit, "/s") {
+		// A rate in a scenario's own unit of work: Mops/s, kcalls/s, ops/s.
+		scale = map[byte]float64{'M': 1e-6, 'k': 1e-3}[unit[0]]
+		if scale == 0 {
+			scale = 1
+		}
+	}
 	switch metric {
 	case "cycles_per_packet":
 		// perf stat's cycles over the packets: on-CPU time, the clock.

@@ -91,12 +91,12 @@ func metricsOf(s *scenarios.Scenario, se *scenarios.Series) []metricUnit {
 		case "batch":
 			return []metricUnit{{"duration", "s"}, {"cpu_util", "%"}}
 		case "both":
-			return []metricUnit{{"duration", "s"}, {"cpu_util", "%"}, {"grace_period", "ms"}, {"throughput_per_core", "Mpps"}}
+			return []metricUnit{{"duration", "s"}, {"cpu_util", "%"}, {"grace_period", "ms"}, {"throughput_per_core", s.RateUnit()}}
 		}
 		if s.Workload.Rate > 0 {
-			return []metricUnit{{"throughput_per_core", "Mpps"}, {"throughput", "Mpps"}, {"drops", "%"}}
+			return []metricUnit{{"throughput_per_core", s.RateUnit()}, {"throughput", s.RateUnit()}, {"drops", "%"}}
 		}
-		return []metricUnit{{"throughput_per_core", "Mpps"}, {"throughput", "Mpps"}}
+		return []metricUnit{{"throughput_per_core", s.RateUnit()}, {"throughput", s.RateUnit()}}
 	}
 	return out
 }

@@ -71,7 +71,7 @@ func cmdExplain(args []string, stdout, stderr io.Writer) error {
 }
 
 func writeExplain(buf *bytes.Buffer, s *scenarios.Scenario, se *scenarios.Series, variant string, w *models.World, res *models.Result) {
-	unit := "packet"
+	unit := s.Workload.Unit
 	if res.Batch != nil && res.Packets == 0 {
 		unit = "op"
 	}
@@ -83,7 +83,8 @@ func writeExplain(buf *bytes.Buffer, s *scenarios.Scenario, se *scenarios.Series
 				flood++
 			}
 		}
-		fmt.Fprintf(buf, "throughput: %.3f Mpps per core, %.3f Mpps total on %d CPU%s\n", res.PPSPerCore/1e6, res.PPS/1e6, flood, plural(flood))
+		rate := s.RateUnit()
+		fmt.Fprintf(buf, "throughput: %.3f %s per core, %.3f %s total on %d CPU%s\n", res.PPSPerCore/1e6, rate, res.PPS/1e6, rate, flood, plural(flood))
 	}
 	if b := res.Batch; b != nil {
 		fmt.Fprintf(buf, "batch: %d ops in %.3f s, CPU utilization %.1f%%, %.1f µs per op\n", b.Ops, b.Seconds, 100*b.CPUUtil, b.MeanOpUs)
@@ -145,14 +146,14 @@ func writeExplain(buf *bytes.Buffer, s *scenarios.Scenario, se *scenarios.Series
 		}
 		per := float64(l.Acquisitions) / float64(res.Packets)
 		line := lines[l.Name]
-		fmt.Fprintf(buf, "\nwhy: %s (%s) is taken %.2f times per packet; %d of %d acquisitions waited for a holder.\n", l.Name, l.Kind, per, l.Contended, l.Acquisitions)
+		fmt.Fprintf(buf, "\nwhy: %s (%s) is taken %.2f times per %s; %d of %d acquisitions waited for a holder.\n", l.Name, l.Kind, per, unit, l.Contended, l.Acquisitions)
 		if line.TransfersPerPacket > 0.1 {
-			fmt.Fprintf(buf, "  Its line moves between CPUs %.2f times per packet and waits %.1f ns per packet in the queue\n", line.TransfersPerPacket, line.QueueNsPerPacket)
+			fmt.Fprintf(buf, "  Its line moves between CPUs %.2f times per %s and waits %.1f ns per %s in the queue\n", line.TransfersPerPacket, unit, line.QueueNsPerPacket, unit)
 			fmt.Fprintf(buf, "  of CPUs asking for it: the cost is coherence traffic on the lock word, which grows with the\n")
 			fmt.Fprintf(buf, "  number of CPUs, not the %.2f ns of the atomic itself. A per-cpu or RCU design removes it.\n", prof.Atomic.Nanoseconds())
 			if line.Remote > 0 {
-				fmt.Fprintf(buf, "  %.2f of those transfers per packet cross sockets, at %.0f ns each instead of %.0f: the CPUs\n",
-					float64(line.Remote)/float64(res.Packets), prof.OtherSocket.Nanoseconds(), prof.SameSocket.Nanoseconds())
+				fmt.Fprintf(buf, "  %.2f of those transfers per %s cross sockets, at %.0f ns each instead of %.0f: the CPUs\n",
+					float64(line.Remote)/float64(res.Packets), unit, prof.OtherSocket.Nanoseconds(), prof.SameSocket.Nanoseconds())
 				fmt.Fprintf(buf, "  run on different sockets (see CPUs above); placement = \"compact\" keeps them on one.\n")
 			}
 			continue
@@ -169,7 +170,7 @@ func writeExplain(buf *bytes.Buffer, s *scenarios.Scenario, se *scenarios.Series
 		if l.PerCPU || l.TransfersPerPacket < 0.1 || isLock(res, l.Name) {
 			continue
 		}
-		fmt.Fprintf(buf, "\nwhy: line %s moves between CPUs %.2f times per packet (%.2f HITM), waiting %.1f ns per packet\n", l.Name, l.TransfersPerPacket, l.HITMPerPacket, l.QueueNsPerPacket)
+		fmt.Fprintf(buf, "\nwhy: line %s moves between CPUs %.2f times per %s (%.2f HITM), waiting %.1f ns per %s\n", l.Name, l.TransfersPerPacket, unit, l.HITMPerPacket, l.QueueNsPerPacket, unit)
 		fmt.Fprintf(buf, "  in its queue: every CPU writes it. Writing it less often (per-cpu, or once per jiffy) removes that.\n")
 	}
 }
