@@ -33,8 +33,8 @@ type Scenario struct {
 	// Axes says what each axis name drives: "cpus" (the flood's CPUs) or
 	// "ops" (the batch's operations); the built-in names and the file's
 	// [axes]. Any other axis is a param.
-	Axes map[string]string
-	Series      []*Series
+	Axes   map[string]string
+	Series []*Series
 
 	// Where the scenario was written, to place errors found later (see
 	// Locate): its own file, the includes that defined blocks, and the
