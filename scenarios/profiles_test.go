@@ -2,7 +2,6 @@ package scenarios_test
 
 import (
 	"bytes"
-	"encoding/csv"
 	"fmt"
 	"os"
 	"strconv"
@@ -114,15 +113,7 @@ func oneWay(t *testing.T, p cpu.Profile, a, b int) sim.Time {
 // Every CPU of validation.csv has a built-in profile whose simulated CAS
 // ping-pong gives the table's one-way latencies back within 3%.
 func TestProfilesGiveCoreToCoreTablesBack(t *testing.T) {
-	f, err := os.Open(validationCopy)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := readTable(t, validationCopy)
 	checked := 0
 	for _, r := range rows[1:] {
 		if r[0] != "core-to-core" {

@@ -64,15 +64,7 @@ type refAt struct {
 // Every published number of a kind contend predicts is a reference point of
 // exactly one built-in scenario, with the same value.
 func TestPublishedRowsAreReferences(t *testing.T) {
-	f, err := os.Open(publishedCopy)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := readTable(t, publishedCopy)
 	if len(rows) < 2 || strings.Join(rows[0], ",") != "scenario,variant,axis,x,metric,value,unit,seed,note" {
 		t.Fatalf("%s: unexpected header %q", publishedCopy, rows[0])
 	}
@@ -123,4 +115,19 @@ func TestPublishedRowsAreReferences(t *testing.T) {
 			t.Errorf("notPredicted lists %s, which is not in %s; remove it", key, publishedCopy)
 		}
 	}
+}
+
+// readTable reads a CSV table of reference numbers.
+func readTable(t *testing.T, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
 }
