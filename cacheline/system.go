@@ -171,7 +171,7 @@ func (s *System) Access(now sim.Time, core int, l *Line, op Op, hold sim.Time) R
 		// Modified or Exclusive elsewhere: the owner forwards the line and
 		// keeps a Shared copy; the LLC gets one too. Until the snoop
 		// reaches it, the owner may still write: the reader gets that.
-		l.prev, l.prevTill = l.owner, start+sim.Time(s.Snoop*float64(s.lat[from]))
+		s.keepUntilSnoop(l, l.owner, start, from)
 		s.addSharer(l, l.owner)
 		l.owner, l.dirty = -1, false
 		s.addSharer(l, core)
@@ -185,9 +185,7 @@ func (s *System) Access(now sim.Time, core int, l *Line, op Op, hold sim.Time) R
 		var owner int
 		from, owner = s.ownership(core, l)
 		if owner >= 0 {
-			// The owner keeps the line until the home's snoop reaches it:
-			// its own accesses until then are hits.
-			l.prev, l.prevTill = owner, start+sim.Time(s.Snoop*float64(s.lat[from]))
+			s.keepUntilSnoop(l, owner, start, from)
 		}
 	}
 	service := s.lat[from]
@@ -215,8 +213,15 @@ func (s *System) Access(now sim.Time, core int, l *Line, op Op, hold sim.Time) R
 	return Result{Done: done, Queued: q, Transfer: service, From: from}
 }
 
+// keepUntilSnoop lets owner, which a request started at start is taking the
+// line (or its right to write it) from, go on using the line until the
+// home's snoop reaches it, a Snoop fraction of the transfer from where.
+func (s *System) keepUntilSnoop(l *Line, owner int, start sim.Time, from Distance) {
+	l.prev, l.prevTill = owner, start+sim.Time(s.Snoop*float64(s.lat[from]))
+}
+
 // hit reports whether core's own copy serves op at now. The previous owner
-// keeps its copy until the request that took the line is served, so an
+// keeps the line until the snoop of the request that took it arrives, so an
 // access it makes before then (and, for a locked one, finishes before then)
 // is a hit too.
 func (l *Line) hit(now sim.Time, core int, op Op, hold sim.Time) bool {
