@@ -304,7 +304,7 @@ func scaledMetric(se *scenarios.Series) (metric, unit string) {
 }
 
 func scaling(s *scenarios.Scenario, series []*scenarios.Series, o Options) (*Figure, error) {
-	if s.Workload.Kind != "flood" {
+	if s.Workload.Kind != scenarios.WorkloadFlood {
 		return nil, fmt.Errorf("%s: scaling draws packet floods; its workload is %s (try --kind insertion or breakdown)", s.Name, s.Workload.Kind)
 	}
 	f := &Figure{Kind: "scaling", Header: curveHeader, panelH: 1.75 * vg.Inch}
@@ -325,7 +325,7 @@ func scaling(s *scenarios.Scenario, series []*scenarios.Series, o Options) (*Fig
 }
 
 func insertion(s *scenarios.Scenario, series []*scenarios.Series, o Options) (*Figure, error) {
-	if s.Workload.Kind == "flood" {
+	if s.Workload.Kind == scenarios.WorkloadFlood {
 		return nil, fmt.Errorf("%s: insertion draws a batch of control-plane operations; its workload is a flood (try --kind scaling)", s.Name)
 	}
 	f := &Figure{Kind: "insertion", Header: curveHeader, panelH: 1.5 * vg.Inch}

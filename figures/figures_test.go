@@ -50,11 +50,11 @@ func short(t testing.TB, name string) (*scenarios.Scenario, figures.Options) {
 	s.Run.Duration = scenarios.Dur{PS: 150e6}
 	o := figures.Options{Replications: 2, Window: 30 * sim.Millisecond}
 	switch s.Workload.Kind {
-	case "batch":
+	case scenarios.WorkloadBatch:
 		o.Xs = []float64{20, 60, 180}
 		o.X = 300 // a few grace periods long, for the timeline
 		s.Run.Warmup = scenarios.Dur{}
-	case "both": // every operation simulates CPUs flooded with packets
+	case scenarios.WorkloadBoth: // every operation simulates CPUs flooded with packets
 		o.Xs = []float64{2, 4, 8}
 		o.X = 8
 		s.Run.Warmup = scenarios.Dur{}

@@ -178,10 +178,10 @@ func (s *Scenario) Build(p Point) (*models.World, models.RunSpec, error) {
 	}
 	ncpu := len(m.Cores)
 	needed := wl.Cores
-	if wl.Kind == "both" {
+	if wl.Kind == WorkloadBoth {
 		needed++
 	}
-	if wl.Kind == "batch" {
+	if wl.Kind == WorkloadBatch {
 		needed = 1
 	}
 	if needed > ncpu {
@@ -215,15 +215,15 @@ func (s *Scenario) Build(p Point) (*models.World, models.RunSpec, error) {
 	}
 	batchCPU := wl.BatchCPU
 	switch wl.Kind {
-	case "flood":
+	case WorkloadFlood:
 		spec.Flood = flood()
-	case "batch":
+	case WorkloadBatch:
 		if batchCPU < 0 {
 			batchCPU = order[0]
 		}
 		spec.Batch = &models.Batch{CPU: batchCPU, Program: prog, Ops: wl.BatchOps}
 		spec.Warmup = 0
-	case "both":
+	case WorkloadBoth:
 		if batchCPU < 0 {
 			batchCPU = order[wl.Cores]
 		}
@@ -339,91 +339,99 @@ func cpuOrder(wl Workload, m *cpu.Machine, needed int) ([]int, error) {
 }
 
 // ball returns the ping-pong ball on a step's line, made on first use.
-func (b *builder) ball(st *stepRaw) *models.PingPong {
+func (b *builder) ball(st *Step) *models.PingPong {
 	if b.balls == nil {
 		b.balls = map[string]*models.PingPong{}
 	}
-	p, ok := b.balls[st.PingPong]
+	p, ok := b.balls[st.Arg]
 	if !ok {
-		p = b.w.NewPingPong(b.lines[st.PingPong], b.label(st, "cmpxchg"))
-		b.balls[st.PingPong] = p
+		p = b.w.NewPingPong(b.lines[st.Arg], b.label(st, "cmpxchg"))
+		b.balls[st.Arg] = p
 	}
 	return p
 }
 
-func (b *builder) label(st *stepRaw, def string) cpu.Label { return b.w.M.Label(or(st.Label, def)) }
+func (b *builder) label(st *Step, def string) cpu.Label { return b.w.M.Label(or(st.Label, def)) }
+
+// accessOps are the steps that are a plain access to a line.
+var accessOps = map[StepKind]cacheline.Op{StepLoad: cacheline.Load, StepStore: cacheline.Store, StepRMW: cacheline.RMW}
 
 // compile turns checked steps into cpu steps; blocks are inlined and a
 // once_per_jiffy gate is followed by the steps it guards.
-func (b *builder) compile(steps []stepRaw, depth int, block string) []cpu.Step {
+func (b *builder) compile(steps []Step, depth int, block string) []cpu.Step {
 	var out []cpu.Step
-	w := b.w
 	for i := range steps {
 		st := &steps[i]
 		b.at = append(b.at[:depth], frame{block: block, steps: steps, index: i})
-		switch opOf(st)[0] {
-		case "compute":
-			out = append(out, &cpu.ComputeStep{Label: b.label(st, "compute"), D: b.time(st.Compute)})
-		case "load":
-			out = append(out, &cpu.AccessStep{Label: b.label(st, st.Load), Line: b.lines[st.Load], Op: cacheline.Load})
-		case "store":
-			out = append(out, &cpu.AccessStep{Label: b.label(st, st.Store), Line: b.lines[st.Store], Op: cacheline.Store})
-		case "rmw":
-			out = append(out, &cpu.AccessStep{Label: b.label(st, st.RMW), Line: b.lines[st.RMW], Op: cacheline.RMW})
-		case "pingpong":
-			out = append(out, &models.PingPongStep{P: b.ball(st)})
-		case "lock":
-			out = append(out, &models.LockStep{L: b.spin[st.Lock]})
-		case "unlock":
-			out = append(out, &models.UnlockStep{L: b.spin[st.Unlock]})
-		case "read_lock":
-			out = append(out, &models.ReadLockStep{L: b.rw[st.ReadLock]})
-		case "read_unlock":
-			out = append(out, &models.ReadUnlockStep{L: b.rw[st.ReadUnlock]})
-		case "write_lock":
-			out = append(out, &models.WriteLockStep{L: b.rw[st.WriteLock]})
-		case "write_unlock":
-			out = append(out, &models.WriteUnlockStep{L: b.rw[st.WriteUnlock]})
-		case "mutex_lock":
-			out = append(out, &models.MutexLockStep{M: b.mutex[st.MutexLock]})
-		case "mutex_unlock":
-			out = append(out, &models.MutexUnlockStep{M: b.mutex[st.MutexUnlock]})
-		case "rcu_read_lock":
-			out = append(out, &models.RCUReadLock{W: w})
-		case "rcu_read_unlock":
-			out = append(out, &models.RCUReadUnlock{W: w})
-		case "synchronize_rcu":
-			out = append(out, &models.SynchronizeRCU{W: w, Label: b.label(st, "synchronize_rcu")})
-		case "call_rcu":
-			out = append(out, &models.CallRCU{W: w, Bytes: *st.CallRCU})
-		case "queue_rcu_work":
-			out = append(out, &models.CallRCU{W: w, Bytes: *st.QueueRCUWork, Work: true})
-		case "kfree_rcu":
-			out = append(out, &models.CallRCU{W: w, Bytes: *st.KfreeRCU, Kfree: true})
-		case "sleep":
-			d := b.time(st.Sleep)
-			if d <= 0 {
-				// A sleep that wakes at once is a loop that never advances time.
-				b.fail("sleep %q is 0 at this point; a sleep needs a duration longer than 0", st.Sleep)
-			}
-			out = append(out, &models.SleepStep{W: w, D: d, Label: b.label(st, "schedule_timeout")})
-		case "scan":
-			per := b.time(st.Scan)
-			if float64(per)*float64(b.items) > float64(MaxStepTime) {
-				b.fail("a scan of %v per item over %d items takes longer than %v; fewer items or a cheaper scan", per, b.items, MaxStepTime)
-			}
-			out = append(out, &models.ScanStep{W: w, PerItem: per, Label: b.label(st, "scan")})
-		case "once_per_jiffy":
+		switch st.Kind {
+		case StepOncePerJiffy:
 			body := b.compile(st.Steps, depth+1, "")
 			var line *cacheline.Line
-			if st.OncePerJiffy != "percpu" {
-				line = b.lines[st.OncePerJiffy]
+			if st.Arg != "percpu" {
+				line = b.lines[st.Arg]
 			}
-			out = append(out, w.NewJiffyGate(line, b.label(st, "jiffies"), len(body)))
+			out = append(out, b.w.NewJiffyGate(line, b.label(st, "jiffies"), len(body)))
 			out = append(out, body...)
-		case "block":
-			out = append(out, b.compile(b.s.Blocks[st.Block], depth+1, st.Block)...)
+		case StepBlock:
+			out = append(out, b.compile(b.s.Blocks[st.Arg], depth+1, st.Arg)...)
+		default:
+			out = append(out, b.step(st))
 		}
 	}
 	return out
+}
+
+// step compiles a step that is one cpu step.
+func (b *builder) step(st *Step) cpu.Step {
+	w := b.w
+	switch st.Kind {
+	case StepCompute:
+		return &cpu.ComputeStep{Label: b.label(st, "compute"), D: b.time(st.Arg)}
+	case StepLoad, StepStore, StepRMW:
+		return &cpu.AccessStep{Label: b.label(st, st.Arg), Line: b.lines[st.Arg], Op: accessOps[st.Kind]}
+	case StepPingPong:
+		return &models.PingPongStep{P: b.ball(st)}
+	case StepLock:
+		return &models.LockStep{L: b.spin[st.Arg]}
+	case StepUnlock:
+		return &models.UnlockStep{L: b.spin[st.Arg]}
+	case StepReadLock:
+		return &models.ReadLockStep{L: b.rw[st.Arg]}
+	case StepReadUnlock:
+		return &models.ReadUnlockStep{L: b.rw[st.Arg]}
+	case StepWriteLock:
+		return &models.WriteLockStep{L: b.rw[st.Arg]}
+	case StepWriteUnlock:
+		return &models.WriteUnlockStep{L: b.rw[st.Arg]}
+	case StepMutexLock:
+		return &models.MutexLockStep{M: b.mutex[st.Arg]}
+	case StepMutexUnlock:
+		return &models.MutexUnlockStep{M: b.mutex[st.Arg]}
+	case StepRCUReadLock:
+		return &models.RCUReadLock{W: w}
+	case StepRCUReadUnlock:
+		return &models.RCUReadUnlock{W: w}
+	case StepSynchronizeRCU:
+		return &models.SynchronizeRCU{W: w, Label: b.label(st, "synchronize_rcu")}
+	case StepCallRCU:
+		return &models.CallRCU{W: w, Bytes: st.Bytes}
+	case StepQueueRCUWork:
+		return &models.CallRCU{W: w, Bytes: st.Bytes, Work: true}
+	case StepKfreeRCU:
+		return &models.CallRCU{W: w, Bytes: st.Bytes, Kfree: true}
+	case StepSleep:
+		d := b.time(st.Arg)
+		if d <= 0 {
+			// A sleep that wakes at once is a loop that never advances time.
+			b.fail("sleep %q is 0 at this point; a sleep needs a duration longer than 0", st.Arg)
+		}
+		return &models.SleepStep{W: w, D: d, Label: b.label(st, "schedule_timeout")}
+	case StepScan:
+		per := b.time(st.Arg)
+		if float64(per)*float64(b.items) > float64(MaxStepTime) {
+			b.fail("a scan of %v per item over %d items takes longer than %v; fewer items or a cheaper scan", per, b.items, MaxStepTime)
+		}
+		return &models.ScanStep{W: w, PerItem: per, Label: b.label(st, "scan")}
+	}
+	panic(fmt.Sprintf("scenarios: step kind %v reached the compiler unchecked", st.Kind))
 }

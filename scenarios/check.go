@@ -3,7 +3,6 @@ package scenarios
 import (
 	"fmt"
 	"math"
-	"reflect"
 	"slices"
 	"strings"
 
@@ -64,7 +63,8 @@ var metricUnits = map[string][]string{
 
 type checker struct {
 	loc    *locator
-	origin map[string]*locator // included definitions, by key (see merge)
+	origin map[string]*locator  // included definitions, by key (see merge)
+	blocks map[string][]stepRaw // every block, to check the steps that call one
 	s      *Scenario
 	err    *Error
 	// ghz converts cycles to time when a duration is checked against its
@@ -89,9 +89,9 @@ func (c *checker) fail(field string, anchors []string, format string, args ...an
 }
 
 func check(raw *fileRaw, loc *locator) (*Scenario, error) {
-	c := &checker{loc: loc, origin: raw.origin}
+	c := &checker{loc: loc, origin: raw.origin, blocks: raw.Block}
 	s := &Scenario{Name: raw.Name, Description: raw.Description, File: loc.file,
-		Profiles: map[string]*Profile{}, Params: map[string]Value{}, Blocks: raw.Block}
+		Profiles: map[string]*Profile{}, Params: map[string]Value{}, Blocks: map[string][]Step{}}
 	c.s = s
 	if s.Name == "" {
 		c.fail("name", nil, "missing; give the scenario a name, e.g. name = \"ingress\"")
@@ -126,10 +126,10 @@ func check(raw *fileRaw, loc *locator) (*Scenario, error) {
 	s.Lines, s.Locks = raw.Line, raw.Lock
 	for _, name := range sortedKeys(raw.Block) {
 		back := c.from("block." + name)
-		c.steps("block."+name, []string{"[block]", name}, raw.Block[name], names, 0)
+		s.Blocks[name] = c.steps("block."+name, []string{"[block]", name}, raw.Block[name], names, 0)
 		back()
 	}
-	sizes := c.blockSizes(raw.Block)
+	sizes := c.blockSizes(s.Blocks)
 	s.loc, s.origin, s.blockSizes = loc, raw.origin, sizes
 	seen := map[string]bool{}
 	var headers []string // one "[[variant]]" per variant so far: the way to the next
@@ -147,11 +147,11 @@ func check(raw *fileRaw, loc *locator) (*Scenario, error) {
 		if len(v.Steps) == 0 {
 			c.fail("variant.steps", va, "variant %q has no steps; list its code path", v.Name)
 		}
-		c.steps("variant."+v.Name, va, v.Steps, names, 0)
-		if n := expandedSize(v.Steps, sizes); n > MaxProgramSteps {
+		steps := c.steps("variant."+v.Name, va, v.Steps, names, 0)
+		if n := expandedSize(steps, sizes); n > MaxProgramSteps {
 			c.fail("variant.steps", va, "variant %q is %s steps once its blocks are inlined; a program has at most %d (MaxProgramSteps): call fewer blocks, or fewer times", v.Name, atLeast(n), MaxProgramSteps)
 		}
-		s.Variants = append(s.Variants, &Variant{Name: v.Name, Description: v.Description, Steps: v.Steps})
+		s.Variants = append(s.Variants, &Variant{Name: v.Name, Description: v.Description, Steps: steps})
 	}
 	if len(s.Variants) == 0 {
 		c.fail("variant", nil, "no variants; add [[variant]] tables with name and steps")
@@ -569,28 +569,6 @@ func (c *checker) kernelOverrides(k *kernelRaw, kern *models.Kernel) {
 	}
 }
 
-// ops are the operation keys of a step, in the order they are reported.
-var ops = []string{"compute", "load", "store", "rmw", "pingpong", "lock", "unlock", "read_lock", "read_unlock",
-	"write_lock", "write_unlock", "mutex_lock", "mutex_unlock", "rcu_read_lock", "rcu_read_unlock",
-	"synchronize_rcu", "call_rcu", "queue_rcu_work", "kfree_rcu", "sleep", "scan", "once_per_jiffy", "block"}
-
-// opOf returns the operation keys set in st.
-func opOf(st *stepRaw) []string {
-	var set []string
-	v := reflect.ValueOf(st).Elem()
-	t := v.Type()
-	for i := 0; i < t.NumField(); i++ {
-		key := strings.Split(t.Field(i).Tag.Get("toml"), ",")[0]
-		if key == "label" || key == "steps" {
-			continue
-		}
-		if !v.Field(i).IsZero() {
-			set = append(set, key)
-		}
-	}
-	return set
-}
-
 // usesOf says which steps take a line or a lock of each kind.
 var usesOf = map[string]string{
 	"line":     "use load, store, rmw or pingpong on a line",
@@ -599,94 +577,92 @@ var usesOf = map[string]string{
 	"mutex":    "use mutex_lock and mutex_unlock on a mutex",
 }
 
-// operand returns the value of a step's operation as written ("" for the
-// operations that are flags).
-func operand(st *stepRaw, op string) string {
-	v := reflect.ValueOf(st).Elem()
-	for i := 0; i < v.NumField(); i++ {
-		if strings.Split(v.Type().Field(i).Tag.Get("toml"), ",")[0] != op {
-			continue
-		}
-		switch f := v.Field(i); f.Kind() {
-		case reflect.String:
-			return f.String()
-		case reflect.Pointer:
-			return fmt.Sprint(f.Elem().Interface())
-		}
-	}
-	return ""
+// wants says what kind of name a step's operand must be, for the steps on a
+// line or a lock.
+var wants = map[StepKind]string{
+	StepLoad: "line", StepStore: "line", StepRMW: "line", StepPingPong: "line",
+	StepLock: "spinlock", StepUnlock: "spinlock",
+	StepReadLock: "rwlock", StepReadUnlock: "rwlock", StepWriteLock: "rwlock", StepWriteUnlock: "rwlock",
+	StepMutexLock: "mutex", StepMutexUnlock: "mutex",
 }
 
-func (c *checker) steps(where string, anchors []string, steps []stepRaw, names map[string]string, depth int) {
+// steps checks a step list and returns it parsed.
+func (c *checker) steps(where string, anchors []string, steps []stepRaw, names map[string]string, depth int) []Step {
 	if depth > 8 {
 		c.fail(where, anchors, "once_per_jiffy nests more than 8 deep; a gate inside a gate of the same jiffy never runs its steps twice anyway")
-		return
+		return nil
 	}
+	out := make([]Step, 0, len(steps))
 	for i := range steps {
-		st := &steps[i]
+		raw := &steps[i]
 		field := fmt.Sprintf("%s.steps[%d]", where, i)
-		set := opOf(st)
+		set := kindsOf(raw)
 		if len(set) != 1 {
 			if len(set) == 0 {
-				c.fail(field, anchors, "step %d has no operation; give exactly one of %s", i+1, strings.Join(ops, ", "))
+				c.fail(field, anchors, "step %d has no operation; give exactly one of %s", i+1, strings.Join(stepKeys[1:], ", "))
 			} else {
-				c.fail(field, append(anchors, sameLine(set...)), "step %d sets %s; a step does exactly one thing, split it into steps", i+1, strings.Join(set, " and "))
+				keys := make([]string, len(set))
+				for j, k := range set {
+					keys[j] = k.String()
+				}
+				c.fail(field, append(anchors, sameLine(keys...)), "step %d sets %s; a step does exactly one thing, split it into steps", i+1, strings.Join(keys, " and "))
 			}
 			continue
 		}
-		op := set[0]
+		st := parseStep(raw, set[0])
 		// The step is the line holding its key and operand together.
-		at := append(append([]string{}, anchors...), sameLine(op, operand(st, op)))
-		wantName := func(name, kind string) {
-			got, ok := names[name]
-			if !ok {
-				table := "lock"
-				if kind == "line" {
-					table = "line"
-				}
-				c.fail(field+"."+op, at, "%q is not a defined %s; add it under [[%s]] or fix the name", name, kind, table)
-				return
-			}
-			if got != kind {
-				c.fail(field+"."+op, at, "%q is a %s, but %s needs a %s; %s, or name a %s", name, got, op, kind, usesOf[got], kind)
-			}
-		}
-		switch op {
-		case "compute", "sleep", "scan":
-			d := c.dur(field+"."+op, at, map[string]string{"compute": st.Compute, "sleep": st.Sleep, "scan": st.Scan}[op], true, MaxStepTime)
-			if op == "sleep" && d == (Dur{}) {
-				c.fail(field+".sleep", at, "a sleep of 0 wakes at the instant it starts, so simulated time never advances; give it a duration, e.g. \"1us\"")
-			}
-		case "load", "store", "rmw", "pingpong":
-			wantName(st.Load+st.Store+st.RMW+st.PingPong, "line")
-		case "lock", "unlock":
-			wantName(st.Lock+st.Unlock, "spinlock")
-		case "read_lock", "read_unlock", "write_lock", "write_unlock":
-			wantName(st.ReadLock+st.ReadUnlock+st.WriteLock+st.WriteUnlock, "rwlock")
-		case "mutex_lock", "mutex_unlock":
-			wantName(st.MutexLock+st.MutexUnlock, "mutex")
-		case "call_rcu", "queue_rcu_work", "kfree_rcu":
-			b := map[string]*int64{"call_rcu": st.CallRCU, "queue_rcu_work": st.QueueRCUWork, "kfree_rcu": st.KfreeRCU}[op]
-			if *b < 0 || *b > MaxFreeBytes {
-				c.fail(field+"."+op, at, "%d bytes; the size freed after the grace period is from 0 to %d (MaxFreeBytes)", *b, int64(MaxFreeBytes))
-			}
-		case "once_per_jiffy":
-			if st.OncePerJiffy != "percpu" {
-				wantName(st.OncePerJiffy, "line")
-			}
-			if len(st.Steps) == 0 {
+		at := append(append([]string{}, anchors...), sameLine(st.Kind.String(), st.operand()))
+		c.step(field, at, &st, names)
+		if st.Kind == StepOncePerJiffy {
+			if len(raw.Steps) == 0 {
 				c.fail(field+".steps", at, "once_per_jiffy needs the steps it guards: steps = [ ... ]")
 			}
-			c.steps(field, at, st.Steps, names, depth+1)
-		case "block":
-			// A block's own steps are checked once, where it is defined.
-			if _, ok := c.s.Blocks[st.Block]; !ok {
-				c.fail(field+".block", append(at, st.Block), "%q is not a defined block; define it under [block] or fix the name", st.Block)
-				continue
-			}
-		}
-		if len(st.Steps) > 0 && op != "once_per_jiffy" {
+			st.Steps = c.steps(field, at, raw.Steps, names, depth+1)
+		} else if len(raw.Steps) > 0 {
 			c.fail(field+".steps", at, "only once_per_jiffy has nested steps")
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+// step checks one step's operand; at leads to it in the file.
+func (c *checker) step(field string, at []string, st *Step, names map[string]string) {
+	op := st.Kind.String()
+	wantName := func(name, kind string) {
+		got, ok := names[name]
+		if !ok {
+			table := "lock"
+			if kind == "line" {
+				table = "line"
+			}
+			c.fail(field+"."+op, at, "%q is not a defined %s; add it under [[%s]] or fix the name", name, kind, table)
+			return
+		}
+		if got != kind {
+			c.fail(field+"."+op, at, "%q is a %s, but %s needs a %s; %s, or name a %s", name, got, op, kind, usesOf[got], kind)
+		}
+	}
+	switch k := st.Kind; {
+	case wants[k] != "":
+		wantName(st.Arg, wants[k])
+	case k == StepCompute || k == StepSleep || k == StepScan:
+		d := c.dur(field+"."+op, at, st.Arg, true, MaxStepTime)
+		if k == StepSleep && d == (Dur{}) {
+			c.fail(field+".sleep", at, "a sleep of 0 wakes at the instant it starts, so simulated time never advances; give it a duration, e.g. \"1us\"")
+		}
+	case k.freesBytes():
+		if st.Bytes < 0 || st.Bytes > MaxFreeBytes {
+			c.fail(field+"."+op, at, "%d bytes; the size freed after the grace period is from 0 to %d (MaxFreeBytes)", st.Bytes, int64(MaxFreeBytes))
+		}
+	case k == StepOncePerJiffy:
+		if st.Arg != "percpu" {
+			wantName(st.Arg, "line")
+		}
+	case k == StepBlock:
+		// A block's own steps are checked once, where it is defined.
+		if _, ok := c.blocks[st.Arg]; !ok {
+			c.fail(field+".block", append(at, st.Arg), "%q is not a defined block; define it under [block] or fix the name", st.Arg)
 		}
 	}
 }
@@ -718,18 +694,17 @@ func (c *checker) placement(w *workloadRaw, wl *Workload) {
 
 func (c *checker) workload(w *workloadRaw) {
 	a := []string{"[workload]"}
-	wl := Workload{Kind: "flood", Cores: 1, Ring: 1024, BatchOps: 1, BatchCPU: -1}
+	wl := Workload{Kind: WorkloadFlood, Cores: 1, Ring: 1024, BatchOps: 1, BatchCPU: -1}
 	if w == nil {
 		c.fail("workload", nil, "missing; add a [workload] table with kind = \"flood\", \"batch\" or \"both\"")
 		return
 	}
 	if w.Kind != "" {
-		wl.Kind = w.Kind
-	}
-	switch wl.Kind {
-	case "flood", "batch", "both":
-	default:
-		c.fail("workload.kind", append(a, keyNeedle("kind")), "%q; use \"flood\", \"batch\" or \"both\"", w.Kind)
+		k, ok := parseWorkloadKind(w.Kind)
+		if !ok {
+			c.fail("workload.kind", append(a, keyNeedle("kind")), "%q; use \"flood\", \"batch\" or \"both\"", w.Kind)
+		}
+		wl.Kind = k
 	}
 	if w.Cores != nil {
 		wl.Cores = *w.Cores
@@ -772,10 +747,10 @@ func (c *checker) workload(w *workloadRaw) {
 	case wl.BatchCPU < -1 || wl.BatchCPU >= cpu.MaxCPUs:
 		c.fail("workload.batch_cpu", append(a, keyNeedle("batch_cpu")), "%d is not a CPU number", wl.BatchCPU)
 	}
-	if wl.Kind == "both" && (wl.BatchVariant == "") == (wl.FloodVariant == "") {
+	if wl.Kind == WorkloadBoth && (wl.BatchVariant == "") == (wl.FloodVariant == "") {
 		c.fail("workload.batch_variant", a, "a \"both\" workload fixes one side: batch_variant = \"...\" (variants then differ in the flood) or flood_variant = \"...\" (variants differ in the batch)")
 	}
-	if wl.Kind != "both" && (wl.BatchVariant != "" || wl.FloodVariant != "") {
+	if wl.Kind != WorkloadBoth && (wl.BatchVariant != "" || wl.FloodVariant != "") {
 		k := "flood_variant"
 		if wl.BatchVariant != "" {
 			k = "batch_variant"
@@ -811,7 +786,7 @@ func (c *checker) run(r *runRaw) {
 	if rc.MaxEvents < 1 {
 		c.fail("run.max_events", append(a, keyNeedle("max_events")), "%d; give the most simulated events one point may take, at least 1 (the default is %d)", rc.MaxEvents, int64(DefaultMaxEvents))
 	}
-	if c.s.Workload.Kind == "flood" && c.ghz > 0 {
+	if c.s.Workload.Kind == WorkloadFlood && c.ghz > 0 {
 		end := rc.Warmup.Time(c.ghz) + rc.Duration.Time(c.ghz)
 		if end > rc.Limit.Time(c.ghz) {
 			c.fail("run.limit", append(a, keyNeedle("limit"), keyNeedle("duration")), "warmup + duration is %v, past the limit of %v; shorten the run or raise limit (at most %v)", end, rc.Limit.Time(c.ghz), MaxRunTime)
@@ -1062,7 +1037,7 @@ var jiffiesWhy = map[string]string{
 // blockSizes checks that no block contains itself and returns how many
 // steps each is once inlined (saturating above MaxProgramSteps). Sizes are
 // memoised, so blocks that call each other many times cost one visit each.
-func (c *checker) blockSizes(blocks map[string][]stepRaw) map[string]int {
+func (c *checker) blockSizes(blocks map[string][]Step) map[string]int {
 	sizes := map[string]int{}
 	var visit func(name string, path []string) int
 	visit = func(name string, path []string) int {
@@ -1076,15 +1051,15 @@ func (c *checker) blockSizes(blocks map[string][]stepRaw) map[string]int {
 			sizes[name] = 1
 			return 1
 		}
-		var walk func(steps []stepRaw) int
-		walk = func(steps []stepRaw) int {
+		var walk func(steps []Step) int
+		walk = func(steps []Step) int {
 			n := 0
 			for i := range steps {
 				st := &steps[i]
 				switch {
-				case st.Block != "":
-					if _, ok := blocks[st.Block]; ok {
-						n += visit(st.Block, append(path, name))
+				case st.Kind == StepBlock:
+					if _, ok := blocks[st.Arg]; ok {
+						n += visit(st.Arg, append(path, name))
 						continue
 					}
 					n++
@@ -1105,11 +1080,11 @@ func (c *checker) blockSizes(blocks map[string][]stepRaw) map[string]int {
 }
 
 // expandedSize is the number of steps a step list compiles to.
-func expandedSize(steps []stepRaw, sizes map[string]int) int {
+func expandedSize(steps []Step, sizes map[string]int) int {
 	n := 0
 	for i := range steps {
-		if b := steps[i].Block; b != "" {
-			n += sizes[b]
+		if steps[i].Kind == StepBlock {
+			n += sizes[steps[i].Arg]
 		} else {
 			n += 1 + expandedSize(steps[i].Steps, sizes)
 		}

@@ -156,7 +156,7 @@ func shorten(s *scenarios.Scenario) (scenarios.Point, bool) {
 	w.Cores = min(w.Cores, fuzzMaxCores)
 	w.BatchOps = min(w.BatchOps, fuzzMaxOps)
 	ok = capDur(&r.Warmup, fuzzMaxRun) && capDur(&r.Duration, fuzzMaxRun)
-	if w.Kind == "both" { // the flood runs until the batch ends or the limit
+	if w.Kind == scenarios.WorkloadBoth { // the flood runs until the batch ends or the limit
 		ok = ok && capDur(&r.Limit, r.Warmup.Time(pr.GHz)+fuzzMaxRun)
 	} else {
 		ok = ok && capDur(&r.Limit, fuzzMaxLimit)

@@ -25,7 +25,7 @@ type Scenario struct {
 	Params      map[string]Value
 	Lines       []lineRaw
 	Locks       []lockRaw
-	Blocks      map[string][]stepRaw
+	Blocks      map[string][]Step
 	Variants    []*Variant
 	Workload    Workload
 	Run         RunConfig
@@ -66,12 +66,12 @@ type Value struct {
 type Variant struct {
 	Name        string
 	Description string
-	Steps       []stepRaw
+	Steps       []Step
 }
 
 // Workload says what drives the cores.
 type Workload struct {
-	Kind         string // flood, batch, both
+	Kind         WorkloadKind
 	Cores        int
 	Rate         float64
 	Ring         int

@@ -36,14 +36,14 @@ func (s *Scenario) Locate(err error) error {
 // once_per_jiffy body).
 type frame struct {
 	block string
-	steps []stepRaw
+	steps []Step
 	index int
 }
 
 // locateIn returns the frames that lead from steps to compiled step k, as
 // Build's compile lays them out: a step is one compiled step, a
 // once_per_jiffy its gate then its body, a block its body inlined.
-func (s *Scenario) locateIn(steps []stepRaw, k int) []frame {
+func (s *Scenario) locateIn(steps []Step, k int) []frame {
 	for i := range steps {
 		st := &steps[i]
 		n := s.compiledSize(st)
@@ -53,12 +53,12 @@ func (s *Scenario) locateIn(steps []stepRaw, k int) []frame {
 		}
 		here := frame{steps: steps, index: i}
 		switch {
-		case st.Block != "":
-			inner := s.locateIn(s.Blocks[st.Block], k)
+		case st.Kind == StepBlock:
+			inner := s.locateIn(s.Blocks[st.Arg], k)
 			if inner == nil {
 				return nil
 			}
-			inner[0].block = st.Block
+			inner[0].block = st.Arg
 			return append([]frame{here}, inner...)
 		case k > 0: // inside a once_per_jiffy body, after its gate
 			inner := s.locateIn(st.Steps, k-1)
@@ -73,9 +73,9 @@ func (s *Scenario) locateIn(steps []stepRaw, k int) []frame {
 }
 
 // compiledSize is how many compiled steps st becomes.
-func (s *Scenario) compiledSize(st *stepRaw) int {
-	if st.Block != "" {
-		return s.blockSizes[st.Block]
+func (s *Scenario) compiledSize(st *Step) int {
+	if st.Kind == StepBlock {
+		return s.blockSizes[st.Arg]
 	}
 	return 1 + expandedSize(st.Steps, s.blockSizes)
 }
@@ -135,7 +135,7 @@ func (s *Scenario) variantAnchors(v *Variant) []string {
 // stepNeedles lead from the start of a step list to its step i: every step
 // before it, with the bodies they hold, then step i. find searches each after
 // the previous, so repeated steps are told apart by their order.
-func stepNeedles(steps []stepRaw, i int) []string {
+func stepNeedles(steps []Step, i int) []string {
 	var out []string
 	for j := range steps[:i] {
 		out = append(out, stepNeedle(&steps[j]))
@@ -147,13 +147,7 @@ func stepNeedles(steps []stepRaw, i int) []string {
 	return out
 }
 
-func stepNeedle(st *stepRaw) string {
-	set := opOf(st)
-	if len(set) == 0 {
-		return ""
-	}
-	return sameLine(set[0], operand(st, set[0]))
-}
+func stepNeedle(st *Step) string { return sameLine(st.Kind.String(), st.operand()) }
 
 // RenameFiles renames the files that errors found after loading name (see
 // Locate), as the caller showed them to the user.

@@ -266,9 +266,9 @@ func (h *hub) simulate(r *run, j *job) {
 func metrics(s *scenarios.Scenario, results []*models.Result) ([]Metric, error) {
 	var mus [][2]string
 	switch {
-	case s.Workload.Kind == "batch":
+	case s.Workload.Kind == scenarios.WorkloadBatch:
 		mus = [][2]string{{"duration", "s"}, {"cpu_util", "%"}}
-	case s.Workload.Kind == "both":
+	case s.Workload.Kind == scenarios.WorkloadBoth:
 		mus = [][2]string{{"throughput_per_core", "Mpps"}, {"duration", "s"}, {"cpu_util", "%"}, {"grace_period", "ms"}}
 	default:
 		mus = [][2]string{{"throughput_per_core", "Mpps"}, {"throughput", "Mpps"}}

@@ -180,7 +180,7 @@ func info(name string, sc *scenarios.Scenario) ScenarioInfo {
 	if strings.HasSuffix(name, ".toml") {
 		src = "dir"
 	}
-	in := ScenarioInfo{Name: name, Description: sc.Description, Source: src, Workload: sc.Workload.Kind,
+	in := ScenarioInfo{Name: name, Description: sc.Description, Source: src, Workload: sc.Workload.Kind.String(),
 		Variants: sc.VariantNames(), Series: []SeriesInfo{}, Axes: []AxisInfo{},
 		DurationNs: sc.Run.Duration.Time(1).Nanoseconds(), Seed: sc.Run.Seed}
 	for _, se := range sc.Series {
@@ -332,7 +332,7 @@ func (s *Server) point(req *Request) (*job, error) {
 		if err != nil || d <= 0 || sim.Time(d.Nanoseconds()) > scenarios.MaxRunTime/sim.Nanosecond {
 			return nil, fmt.Errorf("duration %q: give a positive duration up to %v, such as 2ms or 500us", req.Duration, scenarios.MaxRunTime)
 		}
-		if sc.Workload.Kind != "flood" {
+		if sc.Workload.Kind != scenarios.WorkloadFlood {
 			return nil, fmt.Errorf("duration: a %s workload runs until its batch ends; leave duration empty", sc.Workload.Kind)
 		}
 		j.duration = sim.Time(d.Nanoseconds()) * sim.Nanosecond

@@ -88,9 +88,9 @@ func metricsOf(s *scenarios.Scenario, se *scenarios.Series) []metricUnit {
 	}
 	if len(out) == 0 {
 		switch s.Workload.Kind {
-		case "batch":
+		case scenarios.WorkloadBatch:
 			return []metricUnit{{"duration", "s"}, {"cpu_util", "%"}}
-		case "both":
+		case scenarios.WorkloadBoth:
 			return []metricUnit{{"duration", "s"}, {"cpu_util", "%"}, {"grace_period", "ms"}, {"throughput_per_core", s.RateUnit()}}
 		}
 		if s.Workload.Rate > 0 {

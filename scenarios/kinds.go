@@ -1,0 +1,140 @@
+package scenarios
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+)
+
+// WorkloadKind is what drives the cores: a packet flood, a batch of
+// control-plane operations, or both at once.
+type WorkloadKind uint8
+
+// The zero kind is a flood, the default of a [workload] table.
+const (
+	WorkloadFlood WorkloadKind = iota // every flood CPU runs the variant in a loop or at a rate
+	WorkloadBatch                     // one CPU runs the variant batch_ops times
+	WorkloadBoth                      // a flood and a batch at once, one of them fixed
+)
+
+var workloadNames = []string{"flood", "batch", "both"}
+
+func (k WorkloadKind) String() string { return workloadNames[k] }
+
+// parseWorkloadKind reads a [workload] kind as written.
+func parseWorkloadKind(s string) (WorkloadKind, bool) {
+	for i, n := range workloadNames {
+		if n == s {
+			return WorkloadKind(i), true
+		}
+	}
+	return 0, false
+}
+
+// StepKind is what a step does: which operation key it sets.
+type StepKind uint8
+
+// Step kinds, in the order errors list them.
+const (
+	StepCompute StepKind = iota + 1
+	StepLoad
+	StepStore
+	StepRMW
+	StepPingPong
+	StepLock
+	StepUnlock
+	StepReadLock
+	StepReadUnlock
+	StepWriteLock
+	StepWriteUnlock
+	StepMutexLock
+	StepMutexUnlock
+	StepRCUReadLock
+	StepRCUReadUnlock
+	StepSynchronizeRCU
+	StepCallRCU
+	StepQueueRCUWork
+	StepKfreeRCU
+	StepSleep
+	StepScan
+	StepOncePerJiffy
+	StepBlock
+	numStepKinds
+)
+
+// stepKeys are the keys users write, by kind.
+var stepKeys = [numStepKinds]string{"", "compute", "load", "store", "rmw", "pingpong", "lock", "unlock",
+	"read_lock", "read_unlock", "write_lock", "write_unlock", "mutex_lock", "mutex_unlock",
+	"rcu_read_lock", "rcu_read_unlock", "synchronize_rcu", "call_rcu", "queue_rcu_work", "kfree_rcu",
+	"sleep", "scan", "once_per_jiffy", "block"}
+
+// String is the step's key in a scenario file.
+func (k StepKind) String() string { return stepKeys[k] }
+
+// freesBytes says whether the step's operand is a size freed after a grace
+// period.
+func (k StepKind) freesBytes() bool {
+	return k == StepCallRCU || k == StepQueueRCUWork || k == StepKfreeRCU
+}
+
+// Step is one checked step of a program.
+type Step struct {
+	Kind StepKind
+	// Arg is the operand as written: a duration or param (compute, sleep,
+	// scan), a line, a lock, a block, or "percpu" or a line for
+	// once_per_jiffy; empty for the flags (rcu_read_lock...) and for the
+	// steps that free bytes.
+	Arg   string
+	Bytes int64  // call_rcu, queue_rcu_work, kfree_rcu: the size freed
+	Label string // "" for the step's default
+	Steps []Step // once_per_jiffy: the steps it guards
+}
+
+// operand is the value of the step's key as written, to find it in its file.
+func (st *Step) operand() string {
+	if st.Kind.freesBytes() {
+		return fmt.Sprint(st.Bytes)
+	}
+	return st.Arg
+}
+
+// stepFields are the fields of stepRaw that hold an operation, by kind:
+// the field tagged with the kind's key.
+var stepFields = func() [numStepKinds]int {
+	var out [numStepKinds]int
+	t := reflect.TypeFor[stepRaw]()
+	for i := 0; i < t.NumField(); i++ {
+		key := strings.Split(t.Field(i).Tag.Get("toml"), ",")[0]
+		for k := StepCompute; k < numStepKinds; k++ {
+			if stepKeys[k] == key {
+				out[k] = i
+			}
+		}
+	}
+	return out
+}()
+
+// kindsOf returns the kinds of the operation keys set in st: one for a step
+// that can run.
+func kindsOf(st *stepRaw) []StepKind {
+	var set []StepKind
+	v := reflect.ValueOf(st).Elem()
+	for k := StepCompute; k < numStepKinds; k++ {
+		if !v.Field(stepFields[k]).IsZero() {
+			set = append(set, k)
+		}
+	}
+	return set
+}
+
+// parseStep reads a raw step of kind k; the checker adds its nested steps.
+func parseStep(st *stepRaw, k StepKind) Step {
+	out := Step{Kind: k, Label: st.Label}
+	switch f := reflect.ValueOf(st).Elem().Field(stepFields[k]); f.Kind() {
+	case reflect.String:
+		out.Arg = f.String()
+	case reflect.Pointer:
+		out.Bytes = f.Elem().Int()
+	}
+	return out
+}

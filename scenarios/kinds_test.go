@@ -1,0 +1,50 @@
+package scenarios
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// Every operation key of the schema is one step kind, and every kind reads
+// its own key: a key without a kind would parse as a compute step.
+func TestStepKindsCoverTheSchema(t *testing.T) {
+	t.Parallel()
+	typ := reflect.TypeFor[stepRaw]()
+	kinds := 0
+	for i := 0; i < typ.NumField(); i++ {
+		key := strings.Split(typ.Field(i).Tag.Get("toml"), ",")[0]
+		if key == "label" || key == "steps" {
+			continue
+		}
+		kinds++
+		found := false
+		for k := StepCompute; k < numStepKinds; k++ {
+			if k.String() == key {
+				found = true
+				if stepFields[k] != i {
+					t.Errorf("kind %v reads field %d; its key is field %d", k, stepFields[k], i)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("step key %q has no StepKind", key)
+		}
+	}
+	if kinds != int(numStepKinds)-1 {
+		t.Errorf("%d step keys in the schema, %d kinds", kinds, numStepKinds-1)
+	}
+}
+
+func TestWorkloadKindRoundTrip(t *testing.T) {
+	t.Parallel()
+	for _, k := range []WorkloadKind{WorkloadFlood, WorkloadBatch, WorkloadBoth} {
+		got, ok := parseWorkloadKind(k.String())
+		if !ok || got != k {
+			t.Errorf("parseWorkloadKind(%q) = %v, %v; want %v", k.String(), got, ok, k)
+		}
+	}
+	if _, ok := parseWorkloadKind("Flood"); ok {
+		t.Error("parseWorkloadKind accepts \"Flood\"; kinds are lowercase, as written in files")
+	}
+}
