@@ -144,32 +144,16 @@ func (s *Scenario) Build(p Point) (*models.World, models.RunSpec, error) {
 			return nil, spec, fmt.Errorf("%s: override %q must start with \"params.\" or \"profile.\"", s.Name, key)
 		}
 	}
-	if p.Axis != "" {
-		if msg := s.axisValueError(p.Axis, p.X, params); msg != "" {
-			return nil, spec, fmt.Errorf("%s: %s: %s", s.Name, p.Axis, msg)
-		}
-	}
 	wl := s.Workload
 	if p.Series != nil && p.Series.Placement != nil {
 		wl.CPUs, wl.Placement = nil, *p.Series.Placement
 	}
-	switch {
-	case p.Axis == "":
-	case s.AxisDrives(p.Axis) == DrivesCPUs:
-		wl.Cores = int(p.X)
-	case s.AxisDrives(p.Axis) == DrivesOps:
-		wl.BatchOps = int64(p.X)
-	default:
-		v, ok := params[p.Axis]
-		if !ok {
-			return nil, spec, fmt.Errorf("%s: %q is not an axis", s.Name, p.Axis)
+	if p.Axis != "" {
+		a, msg := s.axisValue(p.Axis, p.X, params)
+		if msg != "" {
+			return nil, spec, fmt.Errorf("%s: %s: %s", s.Name, p.Axis, msg)
 		}
-		if v.IsTime {
-			v.Dur = Dur{PS: p.X * 1000}
-		} else {
-			v.Num = p.X
-		}
-		params[p.Axis] = v
+		a.set(&wl, params)
 	}
 	prof.resolve()
 	m, err := cpu.NewMachine(prof.Profile, uint64(p.Seed))

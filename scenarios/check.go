@@ -11,41 +11,6 @@ import (
 	"contend/sim"
 )
 
-// What an axis drives, besides a param.
-const (
-	DrivesCPUs = "cpus" // the flood's CPUs
-	DrivesOps  = "ops"  // the batch's operations
-)
-
-// builtinAxes are the axis names every scenario understands.
-var builtinAxes = map[string]string{"cores": DrivesCPUs, "rx_queues": DrivesCPUs, "threads": DrivesCPUs, "filters": DrivesOps}
-
-var drivesWhat = map[string]string{DrivesCPUs: "flood CPUs", DrivesOps: "operations in the batch"}
-
-// AxisDrives says what axis name drives: DrivesCPUs, DrivesOps, or "" for a
-// param (or no such axis).
-func (s *Scenario) AxisDrives(name string) string { return s.Axes[name] }
-
-// axes reads the file's own axis names.
-func (c *checker) axes(raw map[string]string) {
-	c.s.Axes = map[string]string{}
-	for k, v := range builtinAxes {
-		c.s.Axes[k] = v
-	}
-	for _, name := range sortedKeys(raw) {
-		at := []string{"[axes]", keyNeedle(name)}
-		switch _, isParam := c.s.Params[name]; {
-		case builtinAxes[name] != "":
-			c.fail("axes."+name, at, "%q is a built-in axis already; give yours another name", name)
-		case isParam:
-			c.fail("axes."+name, at, "%q is a param, and a param is an axis by itself; drop it here or rename one", name)
-		case raw[name] != DrivesCPUs && raw[name] != DrivesOps:
-			c.fail("axes."+name, at, "%q; an axis drives \"cpus\" (the flood's CPUs) or \"ops\" (the batch's operations)", raw[name])
-		}
-		c.s.Axes[name] = raw[name]
-	}
-}
-
 // Metrics a reference point may name, besides share_of_cycles_<label> and
 // offcpu_in_<label>.
 var metricUnits = map[string][]string{
@@ -802,11 +767,9 @@ func (c *checker) run(r *runRaw) {
 }
 
 func (c *checker) axis(field string, anchors []string, name string, values []float64) {
-	if _, ok := c.s.Axes[name]; !ok {
-		if _, ok := c.s.Params[name]; !ok {
-			c.fail(field, anchors, "%q is not an axis; sweep cores, rx_queues, threads, filters, a param, or name your own under [axes]", name)
-			return
-		}
+	if !c.s.isAxis(name, c.s.Params) {
+		c.fail(field, anchors, "%s", notAnAxis(name))
+		return
 	}
 	if len(values) == 0 {
 		c.fail(field, anchors, "no values; list the points to sweep, e.g. [1, 2, 4]")
@@ -815,7 +778,7 @@ func (c *checker) axis(field string, anchors []string, name string, values []flo
 		c.fail(field, anchors, "%d values; an axis has at most %d (MaxAxisValues): sweep fewer points", len(values), MaxAxisValues)
 	}
 	for _, v := range values {
-		if msg := c.s.axisValueError(name, v, c.s.Params); msg != "" {
+		if _, msg := c.s.axisValue(name, v, c.s.Params); msg != "" {
 			c.fail(field, anchors, "%s", msg)
 			return
 		}
@@ -993,29 +956,6 @@ func orList(words []string) string {
 		return strings.Join(words, "")
 	}
 	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
-}
-
-// axisValueError says what is wrong with v as a value of axis name, or "".
-// Counts are whole and bounded; a param's value is finite, and a duration
-// param's (in ns) within MaxStepTime.
-func (s *Scenario) axisValueError(name string, v float64, params map[string]Value) string {
-	if drives, ok := s.Axes[name]; ok {
-		most := float64(cpu.MaxCPUs)
-		if drives == DrivesOps {
-			most = MaxCount
-		}
-		if !finite(v) || v != math.Trunc(v) || v < 1 || v > most {
-			return fmt.Sprintf("%v; %s counts %s, a whole number from 1 to %v", v, name, drivesWhat[drives], most)
-		}
-		return ""
-	}
-	if !finite(v) || v < 0 {
-		return fmt.Sprintf("%v; values of %s are finite and at least 0", v, name)
-	}
-	if p := params[name]; p.IsTime && v > MaxStepTime.Nanoseconds() {
-		return fmt.Sprintf("%v ns; a duration takes at most %v", v, MaxStepTime)
-	}
-	return ""
 }
 
 // Most jiffies each RCU delay may be. Linux clamps the force-quiescent-state

@@ -30,10 +30,10 @@ type Scenario struct {
 	Workload    Workload
 	Run         RunConfig
 	Sweep       []Axis
-	// Axes says what each axis name drives: "cpus" (the flood's CPUs) or
-	// "ops" (the batch's operations); the built-in names and the file's
-	// [axes]. Any other axis is a param.
-	Axes   map[string]string
+	// Axes says what each axis name drives: the flood's CPUs or the
+	// batch's operations; the built-in names and the file's [axes]. Any
+	// other axis is a param.
+	Axes   map[string]Drives
 	Series []*Series
 
 	// Where the scenario was written, to place errors found later (see
