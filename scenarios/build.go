@@ -3,6 +3,7 @@ package scenarios
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -89,76 +90,133 @@ func (s *Scenario) Simulate(p Point) (*models.Result, error) {
 	return res, nil
 }
 
-// Build makes the world and run spec for p.
+// Build makes the world and run spec for p: the machine of the point's
+// profile, the lines and locks on it, the variant's program and the
+// workload that runs it.
 func (s *Scenario) Build(p Point) (*models.World, models.RunSpec, error) {
-	var spec models.RunSpec
-	profName := ""
-	if p.Series != nil {
-		profName = p.Series.Profile
-	} else if names := s.ProfileNames(); len(names) > 0 {
-		profName = names[0]
+	prof, params, wl, err := s.settings(p)
+	if err != nil {
+		return nil, models.RunSpec{}, err
 	}
-	pr, ok := s.Profiles[profName]
-	if !ok {
-		return nil, spec, fmt.Errorf("%s: no hardware profile; define a [profile.<name>] table", s.Name)
+	m, order, err := s.machine(prof, wl, p.Seed)
+	if err != nil {
+		return nil, models.RunSpec{}, err
 	}
-	prof := *pr
-	prof.durs = map[string]Dur{}
-	for k, v := range pr.durs {
-		prof.durs[k] = v
+	w, err := models.NewWorld(m, s.Kernel)
+	if err != nil {
+		return nil, models.RunSpec{}, err
+	}
+	w.Items = wl.InitialItems
+	b := &builder{s: s, w: w, params: params, ghz: prof.GHz, items: wl.InitialItems + wl.BatchOps, lines: map[string]*cacheline.Line{},
+		spin: map[string]*models.Spinlock{}, rw: map[string]*models.RWLock{}, mutex: map[string]*models.Mutex{}}
+	if err := b.declare(); err != nil {
+		return nil, models.RunSpec{}, err
+	}
+	v := s.Variant(p.Variant)
+	if v == nil {
+		return nil, models.RunSpec{}, fmt.Errorf("%s: no variant %q; the variants are %s", s.Name, p.Variant, strings.Join(s.VariantNames(), ", "))
+	}
+	spec, err := b.runSpec(wl, order, b.program(v))
+	if err != nil {
+		return nil, spec, err
+	}
+	if b.err != nil {
+		return nil, spec, b.err
+	}
+	return w, spec, nil
+}
+
+// settings returns what p runs with: its profile, params and workload, as
+// the series, the fitted overrides and the axis value set them.
+func (s *Scenario) settings(p Point) (Profile, map[string]Value, Workload, error) {
+	var wl Workload
+	prof, err := s.profileFor(p.Series)
+	if err != nil {
+		return prof, nil, wl, err
 	}
 	params := map[string]Value{}
-	for k, v := range s.Params {
-		params[k] = v
-	}
+	maps.Copy(params, s.Params)
 	if p.Series != nil {
-		for k, v := range p.Series.Params {
-			params[k] = v
-		}
+		maps.Copy(params, p.Series.Params)
 	}
 	for _, key := range sortedKeys(p.Overrides) {
-		x := p.Overrides[key]
-		if !finite(x) || x < 0 || x > MaxStepTime.Nanoseconds() {
-			return nil, spec, fmt.Errorf("%s: %s = %v; a fitted value is from 0 to %v ns", s.Name, key, x, MaxStepTime.Nanoseconds())
-		}
-		if name, ok := strings.CutPrefix(key, "params."); ok {
-			v, known := params[name]
-			if !known {
-				return nil, spec, fmt.Errorf("%s: no param %q to override", s.Name, name)
-			}
-			if v.IsTime {
-				v.Dur = Dur{PS: x * 1000}
-			} else {
-				v.Num = x
-			}
-			params[name] = v
-		} else if field, ok := strings.CutPrefix(key, "profile."); ok {
-			if field == "atomic_overlap" {
-				prof.AtomicOverlap = x
-			} else if prof.field(field) != nil {
-				prof.durs[field] = Dur{PS: x * 1000}
-			} else {
-				return nil, spec, fmt.Errorf("%s: no profile field %q to override", s.Name, field)
-			}
-		} else {
-			return nil, spec, fmt.Errorf("%s: override %q must start with \"params.\" or \"profile.\"", s.Name, key)
+		if err := s.override(key, p.Overrides[key], &prof, params); err != nil {
+			return prof, nil, wl, err
 		}
 	}
-	wl := s.Workload
+	wl = s.Workload
 	if p.Series != nil && p.Series.Placement != nil {
 		wl.CPUs, wl.Placement = nil, *p.Series.Placement
 	}
 	if p.Axis != "" {
 		a, msg := s.axisValue(p.Axis, p.X, params)
 		if msg != "" {
-			return nil, spec, fmt.Errorf("%s: %s: %s", s.Name, p.Axis, msg)
+			return prof, nil, wl, fmt.Errorf("%s: %s: %s", s.Name, p.Axis, msg)
 		}
 		a.set(&wl, params)
 	}
 	prof.resolve()
-	m, err := cpu.NewMachine(prof.Profile, uint64(p.Seed))
+	return prof, params, wl, nil
+}
+
+// profileFor returns a copy of the series' profile (the first, with no
+// series) that overrides may change.
+func (s *Scenario) profileFor(se *Series) (Profile, error) {
+	name := ""
+	if se != nil {
+		name = se.Profile
+	} else if names := s.ProfileNames(); len(names) > 0 {
+		name = names[0]
+	}
+	pr, ok := s.Profiles[name]
+	if !ok {
+		return Profile{}, fmt.Errorf("%s: no hardware profile; define a [profile.<name>] table", s.Name)
+	}
+	prof := *pr
+	prof.durs = map[string]Dur{}
+	maps.Copy(prof.durs, pr.durs)
+	return prof, nil
+}
+
+// override sets a fitted parameter, "params.<name>" or "profile.<field>",
+// to x (ns, or the fraction for atomic_overlap).
+func (s *Scenario) override(key string, x float64, prof *Profile, params map[string]Value) error {
+	if !finite(x) || x < 0 || x > MaxStepTime.Nanoseconds() {
+		return fmt.Errorf("%s: %s = %v; a fitted value is from 0 to %v ns", s.Name, key, x, MaxStepTime.Nanoseconds())
+	}
+	if name, ok := strings.CutPrefix(key, "params."); ok {
+		v, known := params[name]
+		if !known {
+			return fmt.Errorf("%s: no param %q to override", s.Name, name)
+		}
+		if v.IsTime {
+			v.Dur = Dur{PS: x * 1000}
+		} else {
+			v.Num = x
+		}
+		params[name] = v
+		return nil
+	}
+	field, ok := strings.CutPrefix(key, "profile.")
+	switch {
+	case !ok:
+		return fmt.Errorf("%s: override %q must start with \"params.\" or \"profile.\"", s.Name, key)
+	case field == "atomic_overlap":
+		prof.AtomicOverlap = x
+	case prof.field(field) != nil:
+		prof.durs[field] = Dur{PS: x * 1000}
+	default:
+		return fmt.Errorf("%s: no profile field %q to override", s.Name, field)
+	}
+	return nil
+}
+
+// machine makes the profile's machine and returns it with the CPUs the
+// workload takes, in order.
+func (s *Scenario) machine(prof Profile, wl Workload, seed int64) (*cpu.Machine, []int, error) {
+	m, err := cpu.NewMachine(prof.Profile, uint64(seed))
 	if err != nil {
-		return nil, spec, fmt.Errorf("%s: %w", s.Name, err)
+		return nil, nil, fmt.Errorf("%s: %w", s.Name, err)
 	}
 	ncpu := len(m.Cores)
 	needed := wl.Cores
@@ -169,38 +227,26 @@ func (s *Scenario) Build(p Point) (*models.World, models.RunSpec, error) {
 		needed = 1
 	}
 	if needed > ncpu {
-		return nil, spec, fmt.Errorf("%s: the workload needs %d CPUs but profile %q has %d; use a bigger profile or fewer cores", s.Name, needed, prof.Name, ncpu)
+		return nil, nil, fmt.Errorf("%s: the workload needs %d CPUs but profile %q has %d; use a bigger profile or fewer cores", s.Name, needed, prof.Name, ncpu)
 	}
 	order, err := cpuOrder(wl, m, needed)
 	if err != nil {
-		return nil, spec, fmt.Errorf("%s: %w", s.Name, err)
+		return nil, nil, fmt.Errorf("%s: %w", s.Name, err)
 	}
-	w, err := models.NewWorld(m, s.Kernel)
-	if err != nil {
-		return nil, spec, err
-	}
-	w.Items = wl.InitialItems
-	b := &builder{s: s, w: w, params: params, ghz: prof.GHz, items: wl.InitialItems + wl.BatchOps, lines: map[string]*cacheline.Line{},
-		spin: map[string]*models.Spinlock{}, rw: map[string]*models.RWLock{}, mutex: map[string]*models.Mutex{}}
-	if err := b.declare(); err != nil {
-		return nil, spec, err
-	}
-	v := s.Variant(p.Variant)
-	if v == nil {
-		return nil, spec, fmt.Errorf("%s: no variant %q; the variants are %s", s.Name, p.Variant, strings.Join(s.VariantNames(), ", "))
-	}
-	prog := b.program(v)
-	spec.Warmup = s.Run.Warmup.Time(prof.GHz)
-	spec.Duration = s.Run.Duration.Time(prof.GHz)
-	spec.Limit = s.Run.Limit.Time(prof.GHz)
-	spec.MaxEvents = uint64(s.Run.MaxEvents)
-	flood := func() *models.Flood {
-		return &models.Flood{CPUs: order[:wl.Cores], Program: prog, Rate: wl.Rate, Ring: wl.Ring}
-	}
+	return m, order, nil
+}
+
+// runSpec says how long the run lasts and what drives its CPUs: the flood
+// on the first CPUs of order, the batch on its own CPU, or both, where the
+// side the workload fixes runs its own variant.
+func (b *builder) runSpec(wl Workload, order []int, prog *cpu.Program) (models.RunSpec, error) {
+	s, ghz := b.s, b.ghz
+	spec := models.RunSpec{Warmup: s.Run.Warmup.Time(ghz), Duration: s.Run.Duration.Time(ghz),
+		Limit: s.Run.Limit.Time(ghz), MaxEvents: uint64(s.Run.MaxEvents)}
 	batchCPU := wl.BatchCPU
 	switch wl.Kind {
 	case WorkloadFlood:
-		spec.Flood = flood()
+		spec.Flood = &models.Flood{CPUs: order[:wl.Cores], Program: prog, Rate: wl.Rate, Ring: wl.Ring}
 	case WorkloadBatch:
 		if batchCPU < 0 {
 			batchCPU = order[0]
@@ -211,30 +257,19 @@ func (s *Scenario) Build(p Point) (*models.World, models.RunSpec, error) {
 		if batchCPU < 0 {
 			batchCPU = order[wl.Cores]
 		}
-		floodProg, batchProg := prog, prog
-		fixed := wl.BatchVariant
-		if wl.FloodVariant != "" {
-			fixed = wl.FloodVariant
-		}
+		fixed := or(wl.FloodVariant, wl.BatchVariant)
 		fv := s.Variant(fixed)
 		if fv == nil {
-			return nil, spec, fmt.Errorf("%s: workload variant %q is not a variant", s.Name, fixed)
+			return spec, fmt.Errorf("%s: workload variant %q is not a variant", s.Name, fixed)
 		}
-		other := b.program(fv)
+		floodProg, batchProg := prog, b.program(fv)
 		if wl.FloodVariant != "" {
-			floodProg = other
-		} else {
-			batchProg = other
+			floodProg, batchProg = batchProg, prog
 		}
-		f := flood()
-		f.Program = floodProg
-		spec.Flood = f
+		spec.Flood = &models.Flood{CPUs: order[:wl.Cores], Program: floodProg, Rate: wl.Rate, Ring: wl.Ring}
 		spec.Batch = &models.Batch{CPU: batchCPU, Program: batchProg, Ops: wl.BatchOps}
 	}
-	if b.err != nil {
-		return nil, spec, b.err
-	}
-	return w, spec, nil
+	return spec, nil
 }
 
 // VariantNames lists the variants in file order.
