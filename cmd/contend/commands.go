@@ -470,7 +470,7 @@ func cmdFit(args []string, stdout, stderr io.Writer) error {
 // scenarioSource returns the text of the scenario arg names, refusing to
 // let out overwrite it.
 func scenarioSource(arg, out string) ([]byte, error) {
-	if !strings.HasSuffix(arg, ".toml") && !strings.ContainsRune(arg, os.PathSeparator) {
+	if isBuiltin(arg) {
 		return fs.ReadFile(scenarios.Builtin(), arg+".toml")
 	}
 	if a, err := os.Stat(arg); err == nil {

@@ -162,11 +162,19 @@ func profileFlag(fs *flag.FlagSet, o *options) {
 // the command's bounds to it.
 func load(arg string, o *options) (*scenarios.Scenario, error) {
 	s, err := loadScenario(arg)
-	if err == nil && o.maxEvents > 0 {
+	if err != nil {
+		return nil, err
+	}
+	return withOptions(s, o)
+}
+
+// withOptions applies --max-events and --profile to a loaded scenario.
+func withOptions(s *scenarios.Scenario, o *options) (*scenarios.Scenario, error) {
+	if o.maxEvents > 0 {
 		s.Run.MaxEvents = o.maxEvents
 	}
-	if err != nil || o.profile == "" {
-		return s, err
+	if o.profile == "" {
+		return s, nil
 	}
 	// --profile puts every series on the machine of a profile file.
 	p, err := loadFile(o.profile, scenarios.LoadProfile)
@@ -177,8 +185,13 @@ func load(arg string, o *options) (*scenarios.Scenario, error) {
 	return s, nil
 }
 
+// isBuiltin says whether arg names a built-in scenario rather than a file.
+func isBuiltin(arg string) bool {
+	return !strings.HasSuffix(arg, ".toml") && !strings.ContainsRune(arg, os.PathSeparator)
+}
+
 func loadScenario(arg string) (*scenarios.Scenario, error) {
-	if strings.HasSuffix(arg, ".toml") || strings.ContainsRune(arg, os.PathSeparator) {
+	if !isBuiltin(arg) {
 		return loadFile(arg, scenarios.Load)
 	}
 	for _, n := range scenarios.BuiltinNames() {

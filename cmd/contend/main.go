@@ -24,6 +24,7 @@ commands:
   validate   compare every reference point with its prediction (all built-ins by default)
   explain    simulated perf report and perf c2c for one variant at one point
   fit        fit a series' free parameters to its calibrate points
+  advise     derive what-if variants of one variant (per-cpu, no lock, qspinlock, RCU...) and rank them
   plot       a figure for a paper (SVG, PNG, PDF or EPS) and the CSV behind it
   serve      a browser page that runs scenarios and draws them live
   calibrate  measure this machine with microbenchmarks and write its hardware profile
@@ -42,7 +43,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	cmds := map[string]func([]string, io.Writer, io.Writer) error{
 		"list": cmdList, "run": cmdRun, "sweep": cmdSweep, "validate": cmdValidate,
 		"explain": cmdExplain, "fit": cmdFit, "plot": cmdPlot, "serve": cmdServe,
-		"calibrate": cmdCalibrate, "import": cmdImport, "merge": cmdMerge,
+		"calibrate": cmdCalibrate, "import": cmdImport, "merge": cmdMerge, "advise": cmdAdvise,
 	}
 	cmd, ok := cmds[args[0]]
 	if !ok {

@@ -1,0 +1,298 @@
+package advise_test
+
+import (
+	"maps"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"contend/advise"
+	"contend/models"
+	"contend/scenarios"
+)
+
+// subject loads testdata/file, runs variant at the workload's cores and
+// derives its candidates.
+func subject(t *testing.T, file, variant string) (*scenarios.Scenario, []*models.Result, []advise.Candidate) {
+	t.Helper()
+	s, err := scenarios.Load(os.DirFS("testdata"), file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := simulate(t, s, variant)
+	sub, err := advise.NewSubject(s, variant, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, base, advise.Derive(sub)
+}
+
+func simulate(t *testing.T, s *scenarios.Scenario, variant string) []*models.Result {
+	t.Helper()
+	var out []*models.Result
+	for _, p := range s.Replicate([]scenarios.Point{{Variant: variant, Seed: s.Run.Seed}}) {
+		r, err := s.Simulate(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// extended loads testdata/file with the candidates appended, as advise's
+// caller and --write do.
+func extended(t *testing.T, file string, cands []advise.Candidate) *scenarios.Scenario {
+	t.Helper()
+	src, err := os.ReadFile("testdata/" + file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := scenarios.Parse(os.DirFS("testdata"), file, append(src, advise.Render(cands)...))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, advise.Render(cands))
+	}
+	return s
+}
+
+func find(cands []advise.Candidate, rule string) *advise.Candidate {
+	for i := range cands {
+		if cands[i].Rule == rule {
+			return &cands[i]
+		}
+	}
+	return nil
+}
+
+// Each rule on the scenario made for it: the variant it derives, written
+// out by hand from the rule's documentation, and what the simulation says
+// of it (a gain, a line that stops moving, time no longer blocked).
+func TestRules(t *testing.T) {
+	for _, tc := range []struct {
+		file, variant, rule string
+		want                string // Render of the candidate
+		gain                bool   // the candidate is faster
+		why                 string // in its explain line
+	}{
+		{"percpu.toml", "shared", "percpu", `
+[[line]]
+name = "stats_pcpu"
+percpu = true
+
+[[variant]]
+name = "shared+percpu-stats"
+description = "per-cpu stats"
+steps = [
+  { compute = "40ns", label = "rx" },
+  { rmw = "stats_pcpu", label = "count" },
+]
+`, true, "stats stops moving (1.00 → 0)"},
+		{"lazy.toml", "eager", "percpu", `
+[[line]]
+name = "entry_pcpu"
+percpu = true
+
+[[variant]]
+name = "eager+percpu-entry"
+description = "per-cpu entry, flushed once per jiffy"
+steps = [
+  { compute = "40ns", label = "rx" },
+  { load = "entry", label = "lookup" },
+  { store = "entry_pcpu", label = "lookup" },
+  { once_per_jiffy = "percpu", label = "lookup", steps = [ { store = "entry", label = "lookup" } ] },
+]
+`, true, "entry stops moving"},
+		{"unlock.toml", "locked", "percpu-unlocked", `
+[[line]]
+name = "stats_pcpu"
+percpu = true
+
+[[variant]]
+name = "locked+percpu-unlocked"
+description = "per-cpu stats; no stats_lock"
+steps = [
+  { compute = "40ns", label = "rx" },
+  { compute = "10ns", label = "enqueue" },
+  { store = "stats_pcpu", label = "enqueue" },
+]
+`, true, "stats_lock stops moving"},
+		{"unlock.toml", "locked", "qspinlock", `
+[[lock]]
+name = "stats_lock_qspinlock"
+kind = "qspinlock"
+
+[[variant]]
+name = "locked+qspinlock-stats_lock"
+description = "stats_lock: ticket → qspinlock"
+steps = [
+  { compute = "40ns", label = "rx" },
+  { lock = "stats_lock_qspinlock" },
+  { compute = "10ns", label = "enqueue" },
+  { store = "stats", label = "enqueue" },
+  { unlock = "stats_lock_qspinlock" },
+]
+`, false, "stats 1.00 → 0.50"},
+		{"unlock.toml", "locked", "mcs", `
+[[lock]]
+name = "stats_lock_mcs"
+kind = "mcs"
+
+[[variant]]
+name = "locked+mcs-stats_lock"
+description = "stats_lock: ticket → mcs"
+steps = [
+  { compute = "40ns", label = "rx" },
+  { lock = "stats_lock_mcs" },
+  { compute = "10ns", label = "enqueue" },
+  { store = "stats", label = "enqueue" },
+  { unlock = "stats_lock_mcs" },
+]
+`, false, "stats_lock/mcs_node"},
+		{"rwlock.toml", "read-locked", "rcu-readers", `
+[[variant]]
+name = "read-locked+rcu-table_lock"
+description = "readers of table_lock under RCU"
+steps = [
+  { compute = "40ns", label = "rx" },
+  { rcu_read_lock = true },
+  { compute = "10ns", label = "lookup" },
+  { rcu_read_unlock = true },
+]
+`, true, "table_lock stops moving (2.00 → 0)"},
+		{"sync.toml", "sync", "call_rcu", `
+[[variant]]
+name = "sync+call_rcu"
+description = "synchronize_rcu replaced by call_rcu"
+steps = [
+  { compute = "2us", label = "insert" },
+  { call_rcu = 512 },
+]
+`, true, "off-CPU in synchronize_rcu"},
+		{"sync.toml", "sync", "queue_rcu_work", `
+[[variant]]
+name = "sync+queue_rcu_work"
+description = "synchronize_rcu replaced by queue_rcu_work"
+steps = [
+  { compute = "2us", label = "insert" },
+  { queue_rcu_work = 512 },
+]
+`, true, "→ 0.00µs/insert"},
+		{"ownline.toml", "shared-line", "own-line", `
+[[lock]]
+name = "queue_lock_own"
+kind = "qspinlock"
+
+[[variant]]
+name = "shared-line+own-line-queue_lock"
+description = "queue_lock on its own line (was on queue)"
+steps = [
+  { compute = "40ns", label = "rx" },
+  { load = "queue", label = "peek" },
+  { lock = "queue_lock_own" },
+  { compute = "20ns", label = "enqueue" },
+  { store = "queue", label = "enqueue" },
+  { unlock = "queue_lock_own" },
+]
+`, false, "queue 3.98 → 1.00"},
+	} {
+		t.Run(tc.rule+"/"+tc.file, func(t *testing.T) {
+			s, base, cands := subject(t, tc.file, tc.variant)
+			c := find(cands, tc.rule)
+			if c == nil {
+				t.Fatalf("no %s candidate among %d", tc.rule, len(cands))
+			}
+			if got := string(advise.Render([]advise.Candidate{*c})); got != tc.want {
+				t.Fatalf("derived\n%s\nwant\n%s", got, tc.want)
+			}
+			ext := extended(t, tc.file, cands)
+			got := simulate(t, ext, c.Variant)
+			b, g := advise.Rate(s, base[0]), advise.Rate(s, got[0])
+			if tc.gain && !(g > 1.05*b) {
+				t.Errorf("%s: %v per second, base %v: want a gain", c.Variant, g, b)
+			}
+			why := advise.Explain(*c, base, got, s.Workload.Unit)
+			if !strings.Contains(why, tc.why) {
+				t.Errorf("explain %q; want it to say %q", why, tc.why)
+			}
+		})
+	}
+}
+
+// A lock around nothing a rule made per-cpu stays; a lock kind that
+// queues already is not offered again; a variant nothing applies to gets
+// nothing.
+func TestRulesDoNotApply(t *testing.T) {
+	_, _, cands := subject(t, "unlock.toml", "empty")
+	var rules []string
+	for _, c := range cands {
+		rules = append(rules, c.Rule)
+	}
+	if !slices.Equal(rules, []string{"qspinlock", "mcs"}) {
+		t.Errorf("rules %v for a lock around nothing; want only qspinlock and mcs", rules)
+	}
+	_, _, cands = subject(t, "ownline.toml", "shared-line")
+	if c := find(cands, "qspinlock"); c != nil {
+		t.Errorf("a qspinlock made a qspinlock again: %s", c.What)
+	}
+	s, err := scenarios.Load(os.DirFS("testdata"), "percpu.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := s.Replicate([]scenarios.Point{{Variant: "shared", Axis: "cores", X: 1, Seed: 1}})
+	r, err := s.Simulate(one[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub, err := advise.NewSubject(s, "shared", []*models.Result{r})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := advise.Derive(sub); len(c) != 0 {
+		t.Errorf("one CPU moves no line, yet %d candidates (%s)", len(c), c[0].What)
+	}
+}
+
+func TestUnknownVariant(t *testing.T) {
+	s, err := scenarios.Load(os.DirFS("testdata"), "percpu.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := advise.NewSubject(s, "nope", nil); err == nil || !strings.Contains(err.Error(), "shared") {
+		t.Errorf("error %v; want one that lists the variants", err)
+	}
+}
+
+// Explain on counters made by hand: the line that stops moving first, the
+// renamed lock compared with the one it replaces, the total.
+func TestExplain(t *testing.T) {
+	res := func(lines map[string]float64) []*models.Result {
+		r := &models.Result{}
+		for _, n := range slices.Sorted(maps.Keys(lines)) {
+			r.Lines = append(r.Lines, models.LineResult{Name: n, TransfersPerPacket: lines[n]})
+		}
+		return []*models.Result{r}
+	}
+	base := res(map[string]float64{"stats": 1, "lock": 2, "state": 0.5})
+	got := res(map[string]float64{"stats": 0, "lock": 1.5, "state": 0.5})
+	want := "stats stops moving (1.00 → 0), lock 2.00 → 1.50; 3.50 → 2.00 transfers/packet"
+	if e := advise.Explain(advise.Candidate{}, base, got, "packet"); e != want {
+		t.Errorf("explain %q, want %q", e, want)
+	}
+	if e := advise.Explain(advise.Candidate{}, base, base, "op"); e != "no line moves less: 3.50 → 3.50 transfers/op" {
+		t.Errorf("explain of no change: %q", e)
+	}
+}
+
+func TestRank(t *testing.T) {
+	rows := []advise.Row{{Gain: 5, Low: -1}, {Gain: 3, Low: 2}, {Gain: 9, Low: 2}}
+	rows[0].What, rows[1].What, rows[2].What = "a", "b", "c"
+	advise.Rank(rows)
+	var order string
+	for _, r := range rows {
+		order += r.What
+	}
+	if order != "bca" {
+		t.Errorf("ranked %s; want by lower bound, ties in the rules' order: bca", order)
+	}
+}

@@ -1,0 +1,17 @@
+// Package advise derives what-if variants from one variant of a scenario:
+// the design changes a kernel engineer weighs before writing a patch (make a
+// shared counter per-cpu, drop a lock that then protects nothing shared,
+// queue the waiters, move readers to RCU, defer a free past a grace period,
+// give a lock its own line). Each rule, in rules.go, transforms the
+// variant's own step list; nothing is a canned answer.
+//
+// # Evidence
+//
+// A rule sees the base run's simulated perf c2c (which lines more than one
+// CPU wrote); the caller simulates every candidate with the normal run
+// machinery, and Explain compares the c2c counters of base and candidate:
+// which lines stop moving and how many transfers per packet go away. Rank
+// orders the rows by gain, or by the lower bound of its interval when the
+// profile's spread was sampled. The package does no I/O: Render gives the
+// TOML a scenario file appends to hold the candidates.
+package advise

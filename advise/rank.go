@@ -1,0 +1,162 @@
+package advise
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+
+	"contend/models"
+	"contend/scenarios"
+)
+
+// Row is a candidate as simulated.
+type Row struct {
+	Candidate
+	Rate float64 // units of work per second, mean over the replications
+	Gain float64 // percent over the base variant
+	// Low and High bound the gain's 90% interval when the profile's spread
+	// was sampled; both are Gain otherwise.
+	Low, High float64
+	Explain   string
+}
+
+// Rate is what a candidate is ranked by: the flood's packets per second, or
+// the batch's operations per second when the variants differ in the batch.
+func Rate(s *scenarios.Scenario, r *models.Result) float64 {
+	if ByBatch(s) && r.Batch != nil && r.Batch.Seconds > 0 {
+		return float64(r.Batch.Ops) / r.Batch.Seconds
+	}
+	return r.PPS
+}
+
+// ByBatch says whether the variants of s differ in a batch of operations
+// rather than in a flood.
+func ByBatch(s *scenarios.Scenario) bool {
+	return s.Workload.Kind == "batch" || s.Workload.Kind == "both" && s.Workload.FloodVariant != ""
+}
+
+// Rank orders rows by the lower bound of their gain, best first; without
+// sampled spread that is the gain itself. Ties keep the rules' order.
+func Rank(rows []Row) {
+	slices.SortStableFunc(rows, func(a, b Row) int { return cmp.Compare(b.Low, a.Low) })
+}
+
+// moving is below this many transfers per packet: a line that stopped.
+const still = 0.005
+
+// Explain says which lines move less (or more) in got than in base, as
+// transfers per unit of work from the simulated perf c2c of each, and the
+// total that goes away: the reason a candidate gains.
+func Explain(c Candidate, base, got []*models.Result, unit string) string {
+	b, g := transfers(base), renamed(c, transfers(got))
+	names := make([]string, 0, len(b)+len(g))
+	for n := range b {
+		names = append(names, n)
+	}
+	for n := range g {
+		if _, ok := b[n]; !ok {
+			names = append(names, n)
+		}
+	}
+	slices.SortFunc(names, func(x, y string) int {
+		return cmp.Or(cmp.Compare(g[x]-b[x], g[y]-b[y]), cmp.Compare(x, y))
+	})
+	var parts []string
+	var tb, tg float64
+	for _, n := range names {
+		tb, tg = tb+b[n], tg+g[n]
+		if math.Abs(g[n]-b[n]) < still || len(parts) == 3 {
+			continue
+		}
+		p := fmt.Sprintf("%s %.2f → %.2f", n, b[n], g[n])
+		if g[n] < still {
+			p = fmt.Sprintf("%s stops moving (%.2f → 0)", n, b[n])
+		}
+		parts = append(parts, p)
+	}
+	total := fmt.Sprintf("%.2f → %.2f transfers/%s", tb, tg, unit)
+	blocked := offCPU(base, got, unit)
+	switch {
+	case len(parts) > 0:
+		return strings.Join(append([]string{strings.Join(parts, ", ") + "; " + total}, blocked...), "; ")
+	case len(blocked) > 0:
+		return strings.Join(blocked, "; ")
+	}
+	return "no line moves less: " + total
+}
+
+// offCPU says, per label, how the time a unit of work spends blocked
+// (in synchronize_rcu, a sleep) changes, where it does.
+func offCPU(base, got []*models.Result, unit string) []string {
+	b, g := blockedNs(base), blockedNs(got)
+	var out []string
+	for _, n := range slices.Sorted(maps.Keys(b)) {
+		if math.Abs(g[n]-b[n]) >= 0.01*b[n] {
+			out = append(out, fmt.Sprintf("off-CPU in %s %s → %s/%s", n, us(b[n]), us(g[n]), unit))
+		}
+	}
+	return out
+}
+
+func us(ns float64) string {
+	if ns >= 10e3 {
+		return fmt.Sprintf("%.0fµs", ns/1e3)
+	}
+	return fmt.Sprintf("%.2fµs", ns/1e3)
+}
+
+// blockedNs is the mean off-CPU ns per unit of each label over replications.
+func blockedNs(rs []*models.Result) map[string]float64 {
+	out := map[string]float64{}
+	for _, r := range rs {
+		for _, l := range r.Profile {
+			if l.OffCPUPerOpNs > 0 {
+				out[l.Label] += l.OffCPUPerOpNs / float64(len(rs))
+			}
+		}
+	}
+	return out
+}
+
+// renamed gives the lines of a lock that replaces another the names the
+// old lock's lines had (its word, when both have a line of their own, and
+// its MCS nodes), so that base and candidate compare line by line.
+func renamed(c Candidate, g map[string]float64) map[string]float64 {
+	out := map[string]float64{}
+	for n, v := range g {
+		for _, l := range c.Locks {
+			switch {
+			case l.replaces == "":
+			case n == l.Name && l.ownWord:
+				n = l.replaces
+			case strings.HasPrefix(n, l.Name+"/"):
+				n = l.replaces + strings.TrimPrefix(n, l.Name)
+			}
+		}
+		out[n] += v
+	}
+	return out
+}
+
+// nodeGroup names a queued lock's per-CPU nodes ("lock/mcs_node.3") as one:
+// a table of sixteen nodes says less than their sum.
+func nodeGroup(name string) string {
+	if i := strings.LastIndexByte(name, '.'); i > 0 && strings.Contains(name, "/") {
+		return name[:i] + ".*"
+	}
+	return name
+}
+
+// transfers is the mean transfers per unit of each line over replications.
+func transfers(rs []*models.Result) map[string]float64 {
+	out := map[string]float64{}
+	for _, r := range rs {
+		for _, l := range r.Lines {
+			out[nodeGroup(l.Name)] += l.TransfersPerPacket / float64(len(rs))
+		}
+	}
+	return out
+}

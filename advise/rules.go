@@ -1,0 +1,264 @@
+package advise
+
+import (
+	"slices"
+	"strings"
+)
+
+// rule is one design change. derive returns the variants it makes of the
+// subject, none when the change does not apply.
+type rule struct {
+	name   string
+	derive func(*Subject) []Candidate
+}
+
+// rules are tried in this order; a candidate that another rule already made
+// (the same steps) is kept once, under the first rule.
+var rules = []rule{
+	{"percpu", perCPU},
+	{"percpu-unlocked", perCPUUnlocked},
+	{"qspinlock", queued("qspinlock")},
+	{"mcs", queued("mcs")},
+	{"rcu-readers", rcuReaders},
+	{"call_rcu", deferFree("call_rcu")},
+	{"queue_rcu_work", deferFree("queue_rcu_work")},
+	{"own-line", ownLine},
+}
+
+// perCPU: a line that more than one CPU wrote in the base run (a store or
+// an atomic outside any once_per_jiffy gate) is written on a per-cpu line
+// instead, which never moves. When some step also reads the line (a load,
+// or a once_per_jiffy gate on it), the readers need the total: each write
+// then also flushes to the shared line at most once per jiffy per CPU (the
+// lazy counter of seed 004). One candidate per line, and one with all of
+// them when there are several.
+func perCPU(sub *Subject) []Candidate {
+	lines := sub.sharedWrites()
+	var out []Candidate
+	for _, l := range lines {
+		out = append(out, sub.makePerCPU([]string{l}))
+	}
+	if len(lines) > 1 {
+		c := sub.makePerCPU(lines)
+		c.Variant = "percpu-all"
+		out = append(out, c)
+	}
+	return out
+}
+
+// sharedWrites lists the lines the subject writes outside gates that more
+// than one CPU wrote in the base run, in order of first write.
+func (sub *Subject) sharedWrites() []string {
+	var out []string
+	for _, st := range sub.Steps {
+		if isWrite(st.Op) && sub.Shared[st.Arg] && !slices.Contains(out, st.Arg) {
+			if l, ok := sub.line(st.Arg); ok && !l.PerCPU {
+				out = append(out, st.Arg)
+			}
+		}
+	}
+	return out
+}
+
+func isWrite(op string) bool { return op == "store" || op == "rmw" }
+
+// makePerCPU moves the writes of names to per-cpu lines.
+func (sub *Subject) makePerCPU(names []string) Candidate {
+	var c Candidate
+	var what []string
+	to := map[string]string{}
+	read := map[string]bool{}
+	for _, n := range names {
+		to[n] = sub.fresh(n+"_pcpu", false, nil)
+		c.Lines = append(c.Lines, Line{Name: to[n], PerCPU: true})
+		walk(sub.Steps, func(st Step) {
+			read[n] = read[n] || (st.Op == "load" || st.Op == "once_per_jiffy") && st.Arg == n
+		})
+		if read[n] {
+			what = append(what, "per-cpu "+n+", flushed once per jiffy")
+		} else {
+			what = append(what, "per-cpu "+n)
+		}
+	}
+	for _, st := range sub.Steps {
+		if !isWrite(st.Op) || to[st.Arg] == "" {
+			c.Steps = append(c.Steps, st)
+			continue
+		}
+		c.Steps = append(c.Steps, Step{Op: st.Op, Arg: to[st.Arg], Label: st.Label})
+		if read[st.Arg] {
+			c.Steps = append(c.Steps, Step{Op: "once_per_jiffy", Arg: "percpu", Label: st.Label, Steps: []Step{st}})
+		}
+	}
+	c.Variant = "percpu-" + strings.Join(names, "-")
+	c.What = strings.Join(what, "; ")
+	return c
+}
+
+// perCPUUnlocked: after every shared line is made per-cpu (perCPU), a
+// spinlock whose every critical section writes only per-cpu lines, at least
+// one of them made so, and reads no line that is still written outside a
+// gate, protects nothing shared any more: its lock and unlock steps go
+// (seed 000's patch: no qdisc lock, per-cpu stats). A flush inside a gate
+// needs no lock: the kernel's is an atomic add.
+func perCPUUnlocked(sub *Subject) []Candidate {
+	lines := sub.sharedWrites()
+	if len(lines) == 0 {
+		return nil
+	}
+	c := sub.makePerCPU(lines)
+	var gone []string
+	for _, name := range used(c.Steps, "lock") {
+		if l, _ := sub.lock(name); isSpinlock(l.Kind) && sub.unshared(c, name) {
+			gone = append(gone, name)
+		}
+	}
+	if len(gone) == 0 {
+		return nil
+	}
+	c.Steps = mapSteps(c.Steps, func(st Step) ([]Step, bool) {
+		return nil, (st.Op == "lock" || st.Op == "unlock") && slices.Contains(gone, st.Arg)
+	})
+	c.Variant = "percpu-unlocked"
+	c.What += "; no " + strings.Join(gone, ", no ")
+	return []Candidate{c}
+}
+
+func isSpinlock(kind string) bool { return kind != "rwlock" && kind != "mutex" }
+
+// unshared says whether every critical section of lock in c's top-level
+// steps touches only per-cpu data, some of it made per-cpu by c.
+func (sub *Subject) unshared(c Candidate, lock string) bool {
+	written := map[string]bool{}
+	for _, st := range c.Steps {
+		if isWrite(st.Op) {
+			written[st.Arg] = true
+		}
+	}
+	perCPU := func(line string) bool {
+		if slices.ContainsFunc(c.Lines, func(l Line) bool { return l.Name == line }) {
+			return true
+		}
+		l, _ := sub.line(line)
+		return l.PerCPU
+	}
+	in, made := false, false
+	for _, st := range c.Steps {
+		switch {
+		case st.Arg == lock && st.Op == "lock":
+			in = true
+		case st.Arg == lock && st.Op == "unlock":
+			in = false
+		case !in:
+		case isWrite(st.Op) && !perCPU(st.Arg), st.Op == "load" && written[st.Arg] && !perCPU(st.Arg), st.Op == "pingpong":
+			return false
+		case isWrite(st.Op):
+			made = made || slices.ContainsFunc(c.Lines, func(l Line) bool { return l.Name == st.Arg })
+		}
+	}
+	// A lock taken inside a gate has sections this does not see.
+	inGate := false
+	walk(c.Steps, func(st Step) {
+		if st.Op == "once_per_jiffy" {
+			inGate = inGate || slices.Contains(used(st.Steps, "lock"), lock)
+		}
+	})
+	return made && !inGate
+}
+
+// queued: a ticket, test-and-set or test-and-test-and-set spinlock becomes
+// a queued lock of kind (Linux's qspinlock, or a plain MCS lock): a waiter
+// spins on its own node, and a release moves one line to one successor
+// instead of making every waiter re-read the lock word.
+func queued(kind string) func(*Subject) []Candidate {
+	return func(sub *Subject) []Candidate {
+		var out []Candidate
+		for _, name := range used(sub.Steps, "lock") {
+			l, _ := sub.lock(name)
+			if l.Kind != "ticket" && l.Kind != "tas" && l.Kind != "ttas" {
+				continue
+			}
+			n := l
+			n.Kind, n.Name = kind, sub.fresh(name+"_"+kind, false, nil)
+			c := sub.replaceLock(name, n)
+			c.Variant = kind + "-" + name
+			c.What = name + ": " + l.Kind + " → " + kind
+			out = append(out, c)
+		}
+		return out
+	}
+}
+
+// replaceLock points every lock and unlock of name at the new lock n.
+func (sub *Subject) replaceLock(name string, n Lock) Candidate {
+	steps := mapSteps(sub.Steps, func(st Step) ([]Step, bool) {
+		if (st.Op == "lock" || st.Op == "unlock") && st.Arg == name {
+			st.Arg = n.Name
+			return []Step{st}, true
+		}
+		return nil, false
+	})
+	n.replaces = name
+	if l, _ := sub.lock(name); l.Line == "" && n.Line == "" {
+		n.ownWord = true
+	}
+	return Candidate{Steps: steps, Locks: []Lock{n}}
+}
+
+// rcuReaders: the read side of an rwlock becomes an RCU read-side critical
+// section (Eric Dumazet's plan in seed 004): readers stop writing the lock
+// word, so its line stops moving; writers keep the lock.
+func rcuReaders(sub *Subject) []Candidate {
+	var out []Candidate
+	for _, name := range used(sub.Steps, "read_lock") {
+		steps := mapSteps(sub.Steps, func(st Step) ([]Step, bool) {
+			if (st.Op == "read_lock" || st.Op == "read_unlock") && st.Arg == name {
+				return []Step{{Op: "rcu_" + st.Op}}, true
+			}
+			return nil, false
+		})
+		out = append(out, Candidate{Variant: "rcu-" + name, What: "readers of " + name + " under RCU", Steps: steps})
+	}
+	return out
+}
+
+// deferFree: each synchronize_rcu becomes a deferred free (op: call_rcu, or
+// queue_rcu_work as seed 002's fix), which returns at once; the object is
+// freed after a later grace period. It frees the size the scenario's other
+// deferred frees give (advise cannot know the object), else 0 bytes.
+func deferFree(op string) func(*Subject) []Candidate {
+	return func(sub *Subject) []Candidate {
+		found := false
+		steps := mapSteps(sub.Steps, func(st Step) ([]Step, bool) {
+			if st.Op != "synchronize_rcu" {
+				return nil, false
+			}
+			found = true
+			return []Step{{Op: op, Bytes: sub.FreeBytes}}, true
+		})
+		if !found {
+			return nil
+		}
+		return []Candidate{{Variant: op, What: "synchronize_rcu replaced by " + op, Steps: steps}}
+	}
+}
+
+// ownLine: a spinlock whose word shares a line with the data it protects
+// ([[lock]] line) moves to a line of its own, so that spinners reading the
+// word no longer take the data's line from the holder.
+func ownLine(sub *Subject) []Candidate {
+	var out []Candidate
+	for _, name := range used(sub.Steps, "lock") {
+		l, _ := sub.lock(name)
+		if l.Line == "" || !isSpinlock(l.Kind) {
+			continue
+		}
+		n := l
+		n.Line, n.Name = "", sub.fresh(name+"_own", false, nil)
+		c := sub.replaceLock(name, n)
+		c.Variant = "own-line-" + name
+		c.What = name + " on its own line (was on " + l.Line + ")"
+		out = append(out, c)
+	}
+	return out
+}

@@ -1,0 +1,442 @@
+package main
+
+import (
+	"bytes"
+	"encoding/csv"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"maps"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/BurntSushi/toml"
+
+	"contend/advise"
+	"contend/models"
+	"contend/scenarios"
+)
+
+// advice is what advise found: the point it simulated, the base variant's
+// rate there and the ranked candidates.
+type advice struct {
+	Scenario string       `json:"scenario"`
+	Series   string       `json:"series"`
+	Profile  string       `json:"profile"`
+	Variant  string       `json:"variant"`
+	Axis     string       `json:"axis"`
+	X        float64      `json:"x"`
+	Unit     string       `json:"unit"` // of the rates
+	Rate     float64      `json:"rate"` // the base variant's
+	Rows     []adviceJSON `json:"rows"`
+	rows     []advise.Row
+	series   *scenarios.Series
+}
+
+type adviceJSON struct {
+	Rule    string  `json:"rule"`
+	Change  string  `json:"change"`
+	Variant string  `json:"variant"`
+	Rate    float64 `json:"rate"`
+	GainPct float64 `json:"gain_pct"`
+	LowPct  float64 `json:"low_pct"`
+	HighPct float64 `json:"high_pct"`
+	Explain string  `json:"explain"`
+	File    string  `json:"file,omitempty"` // written by --write
+}
+
+func cmdAdvise(args []string, stdout, stderr io.Writer) error {
+	var o options
+	fs := newFlags("advise", &o, stderr, "text", "csv", "json")
+	profileFlag(fs, &o)
+	variant := fs.String("variant", "", "the variant to improve (required)")
+	seriesName := fs.String("series", "", "the measured machine to simulate on (default: the first series that runs the variant)")
+	cores := fs.Int("cores", 0, "CPUs to simulate (default: the series' largest point on a CPU axis, else the workload's cores)")
+	write := fs.String("write", "", "write each row as a scenario holding its variant into the directory `DIR`")
+	if err := parse(fs, &o, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return fmt.Errorf("name one scenario: contend advise ingress --variant locked --cores 2")
+	}
+	if err := checkDir(*write); err != nil {
+		return err
+	}
+	s, err := load(fs.Arg(0), &o)
+	if err != nil {
+		return err
+	}
+	pt, err := advisePoint(s, fs, *variant, *seriesName, *cores)
+	if err != nil {
+		return err
+	}
+	pt.Seed = seedOf(&o, s)
+	a, cands, err := adviseAt(fs.Arg(0), s, pt, &o)
+	if err != nil {
+		return err
+	}
+	if *write != "" {
+		if err := writeAdvice(fs.Arg(0), *write, a, cands); err != nil {
+			return err
+		}
+	}
+	var buf bytes.Buffer
+	if err := renderAdvice(&buf, o.format, a); err != nil {
+		return err
+	}
+	return emit(&o, stdout, &buf)
+}
+
+// checkDir accepts an existing directory for --write.
+func checkDir(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return fmt.Errorf("--write %s: not a directory; create it (mkdir -p %s) or name another", dir, dir)
+	}
+	return nil
+}
+
+// advisePoint checks the flags against the scenario and returns the point
+// advise simulates.
+func advisePoint(s *scenarios.Scenario, fs *flag.FlagSet, variant, seriesName string, cores int) (scenarios.Point, error) {
+	var pt scenarios.Point
+	if s.Variant(variant) == nil {
+		if variant == "" {
+			return pt, fmt.Errorf("--variant: name the variant to improve, one of %s", strings.Join(s.VariantNames(), ", "))
+		}
+		return pt, fmt.Errorf("--variant %q: %s has no such variant; use one of %s", variant, s.Name, strings.Join(s.VariantNames(), ", "))
+	}
+	se, err := adviseSeries(s, variant, seriesName)
+	if err != nil {
+		return pt, err
+	}
+	axis, x := cpuAxis(s, se)
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "cores" })
+	if set {
+		if cores < 1 {
+			return pt, fmt.Errorf("--cores %d: give at least 1 CPU", cores)
+		}
+		x = float64(cores)
+	}
+	return scenarios.Point{Series: se, Variant: variant, Axis: axis, X: x}, nil
+}
+
+// adviseSeries returns the series asked for, or the first that runs variant.
+func adviseSeries(s *scenarios.Scenario, variant, name string) (*scenarios.Series, error) {
+	all := defaultSeries(s)
+	var names []string
+	for _, se := range all {
+		names = append(names, se.Name)
+		if name == se.Name || name == "" && slices.Contains(se.Variants, variant) {
+			return se, nil
+		}
+	}
+	if name == "" {
+		return all[0], nil
+	}
+	return nil, fmt.Errorf("--series %q: %s has no such series; use one of %s", name, s.Name, strings.Join(names, ", "))
+}
+
+// cpuAxis is the axis that sets the flood's CPUs for se, and its default
+// value: the series' largest point, the most contended it measured.
+func cpuAxis(s *scenarios.Scenario, se *scenarios.Series) (string, float64) {
+	x := float64(s.Workload.Cores)
+	if s.AxisDrives(se.Axis) != scenarios.DrivesCPUs {
+		return "cores", x
+	}
+	for _, p := range se.Points {
+		x = max(x, p)
+	}
+	return se.Axis, x
+}
+
+// adviseAt simulates the base variant at pt, derives the candidates from
+// it, simulates them in a copy of the scenario that declares them, and
+// ranks them.
+func adviseAt(arg string, s *scenarios.Scenario, pt scenarios.Point, o *options) (*advice, []advise.Candidate, error) {
+	prog := progress(o, "advise")
+	base, err := runner(s, o.jobs, prog)(s.Replicate([]scenarios.Point{pt}))
+	if err != nil {
+		return nil, nil, err
+	}
+	sub, err := advise.NewSubject(s, pt.Variant, base)
+	if err != nil {
+		return nil, nil, err
+	}
+	cands := advise.Derive(sub)
+	a := &advice{Scenario: s.Name, Series: pt.Series.Name, Profile: pt.Series.Profile, Variant: pt.Variant,
+		Axis: pt.Axis, X: pt.X, series: pt.Series}
+	scale := 1e-6
+	a.Unit = s.RateUnit()
+	if advise.ByBatch(s) {
+		a.Unit, scale = s.Workload.Unit+"s/s", 1 // a batch's operations are slow: per second
+	}
+	baseRate := meanRate(s, base)
+	a.Rate = baseRate * scale
+	if len(cands) == 0 {
+		return a, nil, nil
+	}
+	ext, err := loadWith(arg, advise.Render(cands), o)
+	if err != nil {
+		return nil, nil, fmt.Errorf("the derived variants do not load (a fault of contend advise; please report it): %w", err)
+	}
+	var pts []scenarios.Point
+	for _, c := range cands {
+		q := pt
+		if i := indexOf(s, pt.Series); i >= 0 {
+			q.Series = ext.Series[i] // else the stand-in of a scenario without series
+		}
+		q.Variant = c.Variant
+		pts = append(pts, q)
+	}
+	results, err := runner(ext, o.jobs, prog)(ext.Replicate(pts))
+	if err != nil {
+		return nil, nil, err
+	}
+	n := max(s.Run.Replications, 1)
+	for i, c := range cands {
+		got := results[i*n : (i+1)*n]
+		r := advise.Row{Candidate: c, Rate: meanRate(s, got)}
+		r.Gain = 100 * (r.Rate - baseRate) / baseRate
+		r.Low, r.High = r.Gain, r.Gain
+		r.Explain = advise.Explain(c, base, got, s.Workload.Unit)
+		a.rows = append(a.rows, r)
+	}
+	advise.Rank(a.rows)
+	for _, r := range a.rows {
+		a.Rows = append(a.Rows, adviceJSON{Rule: r.Rule, Change: r.What, Variant: r.Variant, Rate: r.Rate * scale,
+			GainPct: r.Gain, LowPct: r.Low, HighPct: r.High, Explain: r.Explain})
+	}
+	return a, cands, nil
+}
+
+// indexOf is se's place among s's series, -1 for a stand-in.
+func indexOf(s *scenarios.Scenario, se *scenarios.Series) int {
+	for i, x := range s.Series {
+		if x == se {
+			return i
+		}
+	}
+	return -1
+}
+
+func meanRate(s *scenarios.Scenario, rs []*models.Result) float64 {
+	var sum float64
+	for _, r := range rs {
+		sum += advise.Rate(s, r)
+	}
+	return sum / float64(len(rs))
+}
+
+// loadWith loads the scenario arg names with extra TOML appended to its
+// file, applying the command's options as load does.
+func loadWith(arg string, extra []byte, o *options) (*scenarios.Scenario, error) {
+	parse := func(fsys fs.FS, name string) (*scenarios.Scenario, error) {
+		src, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return nil, err
+		}
+		return scenarios.Parse(fsys, name, append(src, extra...))
+	}
+	if isBuiltin(arg) {
+		s, err := parse(scenarios.Builtin(), arg+".toml")
+		if err != nil {
+			return nil, err
+		}
+		return withOptions(s, o)
+	}
+	s, err := loadFile(arg, parse)
+	if err != nil {
+		return nil, err
+	}
+	return withOptions(s, o)
+}
+
+func renderAdvice(buf *bytes.Buffer, format string, a *advice) error {
+	switch format {
+	case "json":
+		if a.Rows == nil {
+			a.Rows = []adviceJSON{}
+		}
+		return writeJSON(buf, a)
+	case "csv":
+		w := csv.NewWriter(buf)
+		w.Write([]string{"rank", "rule", "change", "variant", "rate", "unit", "gain_pct", "low_pct", "high_pct", "explain"})
+		w.Write([]string{"0", "", "none", a.Variant, num(a.Rate), a.Unit, "0", "0", "0", ""})
+		for i, r := range a.Rows {
+			w.Write([]string{strconv.Itoa(i + 1), r.Rule, r.Change, r.Variant, num(r.Rate), a.Unit, num(r.GainPct), num(r.LowPct), num(r.HighPct), r.Explain})
+		}
+		w.Flush()
+		return w.Error()
+	}
+	fmt.Fprintf(buf, "%s: variant %s, series %s (profile %s), %s=%s: %s %s\n", a.Scenario, a.Variant, a.Series, a.Profile, a.Axis, num(a.X), fixed(a.Rate), a.Unit)
+	if len(a.Rows) == 0 {
+		fmt.Fprintf(buf, "no rule applies: no line is written by more than one CPU, and no lock, rwlock or synchronize_rcu can change\n")
+		return nil
+	}
+	tw := tabwriter.NewWriter(buf, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "RANK\tCHANGE\tTHROUGHPUT\tGAIN\tWHY\n")
+	for i, r := range a.Rows {
+		fmt.Fprintf(tw, "%d\t%s\t%s %s\t%s%%\t%s\n", i+1, r.Change, fixed(r.Rate), a.Unit, signed(r.GainPct, 1), r.Explain)
+	}
+	return tw.Flush()
+}
+
+// writeAdvice writes, for each row, a copy of the scenario that declares
+// the row's variant and a series that runs it beside the base variant at the
+// advised point: contend run takes the file as it is.
+func writeAdvice(arg, dir string, a *advice, cands []advise.Candidate) error {
+	src, fsys, name, err := scenarioFiles(arg)
+	if err != nil {
+		return err
+	}
+	src, err = relocateIncludes(src, fsys, name, dir, isBuiltin(arg))
+	if err != nil {
+		return err
+	}
+	for i := range a.rows {
+		r := &a.rows[i]
+		var b bytes.Buffer
+		fmt.Fprintf(&b, "# contend advise %s --variant %s: %s\n# predicted %s %s at %s=%s (%s%%): %s\n", a.Scenario, a.Variant, r.What,
+			fixed(a.Rows[i].Rate), a.Unit, a.Axis, num(a.X), signed(r.Gain, 1), r.Explain)
+		b.Write(src)
+		b.Write(advise.Render([]advise.Candidate{r.Candidate}))
+		if err := writeSeries(&b, a, r.Variant); err != nil {
+			return err
+		}
+		file := filepath.Join(dir, a.Scenario+"-"+fileSafe(r.Variant)+".toml")
+		if err := writeFlagFile("--write", file, b.Bytes()); err != nil {
+			return err
+		}
+		a.Rows[i].File = file
+	}
+	return nil
+}
+
+var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_.+-]`)
+
+func fileSafe(s string) string { return unsafeName.ReplaceAllString(s, "_") }
+
+// scenarioFiles returns the text of the scenario arg names, the file system
+// its includes are read from and its name there.
+func scenarioFiles(arg string) ([]byte, fs.FS, string, error) {
+	src, err := scenarioSource(arg, "")
+	if isBuiltin(arg) || err != nil {
+		return src, scenarios.Builtin(), arg + ".toml", err
+	}
+	abs, err := filepath.Abs(arg)
+	return src, os.DirFS("/"), strings.TrimPrefix(filepath.ToSlash(abs), "/"), err
+}
+
+var includeKey = regexp.MustCompile(`(?m)^[ \t]*include[ \t]*=[ \t]*\[[^\]]*\][^\n]*\n?`)
+
+// relocateIncludes makes a copy of a scenario's text, written into dir,
+// find its includes: a file's are named from dir; a built-in's are copied
+// into dir beside it.
+func relocateIncludes(src []byte, fsys fs.FS, name, dir string, builtin bool) ([]byte, error) {
+	var top struct {
+		Include []string `toml:"include"`
+	}
+	if _, err := toml.Decode(string(src), &top); err != nil || len(top.Include) == 0 {
+		return src, err
+	}
+	loc := includeKey.FindIndex(src)
+	if loc == nil {
+		return nil, fmt.Errorf("%s: cannot find its include list to rewrite for --write; write include = [...] on one line", name)
+	}
+	var incs []string
+	for _, inc := range top.Include {
+		p := path.Join(path.Dir(name), inc)
+		if builtin {
+			if err := copyBuiltin(fsys, p, dir, inc); err != nil {
+				return nil, err
+			}
+			incs = append(incs, strconv.Quote(inc))
+			continue
+		}
+		absDir, err := filepath.Abs(dir)
+		if err != nil {
+			return nil, err
+		}
+		rel, err := filepath.Rel(absDir, filepath.FromSlash("/"+p))
+		if err != nil {
+			return nil, err
+		}
+		incs = append(incs, strconv.Quote(filepath.ToSlash(rel)))
+	}
+	out := append([]byte{}, src[:loc[0]]...)
+	out = append(out, "include = ["+strings.Join(incs, ", ")+"]\n"...)
+	return append(out, src[loc[1]:]...), nil
+}
+
+// copyBuiltin writes the built-in file p as dir/rel, with its own includes.
+func copyBuiltin(fsys fs.FS, p, dir, rel string) error {
+	if !filepath.IsLocal(rel) {
+		return fmt.Errorf("--write: the built-in include %q climbs out of its folder; copy the scenario's files and advise the copy", rel)
+	}
+	data, err := fs.ReadFile(fsys, p)
+	if err != nil {
+		return err
+	}
+	dst := filepath.Join(dir, filepath.FromSlash(rel))
+	if old, err := os.ReadFile(dst); err == nil && !bytes.Equal(old, data) {
+		return fmt.Errorf("--write %s: %s exists and differs from the built-in it would hold; write into another directory", dir, dst)
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return fmt.Errorf("--write %s: %v", dir, unwrapPath(err))
+	}
+	if err := writeFlagFile("--write", dst, data); err != nil {
+		return err
+	}
+	var sub struct {
+		Include []string `toml:"include"`
+	}
+	if _, err := toml.Decode(string(data), &sub); err != nil {
+		return err
+	}
+	for _, inc := range sub.Include {
+		if err := copyBuiltin(fsys, path.Join(path.Dir(p), inc), dir, path.Join(path.Dir(rel), inc)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeSeries adds a series that runs the base variant and v at the advised
+// point on the advised series' machine.
+func writeSeries(b *bytes.Buffer, a *advice, v string) error {
+	se := a.series
+	fmt.Fprintf(b, "\n[[series]]\nname = %s\nprofile = %s\nvariants = [%s, %s]\naxis = %s\npoints = [%s]\n",
+		strconv.Quote(se.Name+"+advise"), strconv.Quote(se.Profile), strconv.Quote(a.Variant), strconv.Quote(v), strconv.Quote(a.Axis), num(a.X))
+	if se.Placement != nil {
+		fmt.Fprintf(b, "placement = %s\n", strconv.Quote(se.Placement.String()))
+	}
+	if len(se.Params) == 0 {
+		return nil
+	}
+	b.WriteString("[series.params]\n")
+	for _, k := range slices.Sorted(maps.Keys(se.Params)) {
+		p := se.Params[k]
+		switch {
+		case !p.IsTime:
+			fmt.Fprintf(b, "%s = %s\n", k, strconv.FormatFloat(p.Num, 'g', -1, 64))
+		case p.Dur.Cycles == 0:
+			fmt.Fprintf(b, "%s = \"%sps\"\n", k, strconv.FormatFloat(p.Dur.PS, 'g', -1, 64))
+		case p.Dur.PS == 0:
+			fmt.Fprintf(b, "%s = \"%scyc\"\n", k, strconv.FormatFloat(p.Dur.Cycles, 'g', -1, 64))
+		default:
+			return fmt.Errorf("series %s: param %s mixes picoseconds and cycles; write it in one unit", se.Name, k)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,141 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"contend/scenarios"
+)
+
+func adviseJSONOf(t *testing.T, args ...string) advice {
+	t.Helper()
+	var a advice
+	if err := json.Unmarshal([]byte(mustRun(t, append([]string{"advise", "--format", "json"}, args...)...)), &a); err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// rateOf simulates a hand-written variant of a built-in at the point
+// advise took, as run would, in the unit advise prints.
+func rateOf(t *testing.T, name string, a advice, variant string) float64 {
+	t.Helper()
+	s, err := scenarios.LoadBuiltin(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	se, err := adviseSeries(s, variant, a.Series)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pts := s.Replicate([]scenarios.Point{{Series: se, Variant: variant, Axis: a.Axis, X: a.X, Seed: s.Run.Seed}})
+	rs, err := runner(s, 2, nil)(pts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return meanRate(s, rs) * 1e-6
+}
+
+// Seed 000: on two cores the patch (no qdisc lock, per-cpu stats) is the
+// best change to the locked ingress qdisc, and the variant advise derives
+// from the locked code path predicts what the patch's own variant does.
+func TestAdviseIngress(t *testing.T) {
+	a := adviseJSONOf(t, "ingress", "--variant", "locked", "--cores", "2")
+	top := a.Rows[0]
+	if top.Rule != "percpu-unlocked" || top.Change != "per-cpu qdisc_bstats; no qdisc_lock" {
+		t.Fatalf("first: %s (%s); want the patch of seed 000", top.Change, top.Rule)
+	}
+	if patch := rateOf(t, "ingress", a, "lockless"); math.Abs(top.Rate-patch) > 0.005*patch {
+		t.Errorf("derived %.3f Mpps, the patch's variant %.3f Mpps", top.Rate, patch)
+	}
+	if !strings.Contains(top.Explain, "qdisc_lock stops moving") || !strings.Contains(top.Explain, "qdisc_bstats stops moving") {
+		t.Errorf("explain %q; want both lines to stop moving", top.Explain)
+	}
+}
+
+// Seed 004: at 6 queues advise finds the patch's per-cpu count flushed
+// once per jiffy, and predicts what the hand-written percpu-lazy does.
+func TestAdviseDstUse(t *testing.T) {
+	a := adviseJSONOf(t, "dst-use", "--variant", "eager", "--cores", "6")
+	for _, r := range a.Rows {
+		if r.Change != "per-cpu dst, flushed once per jiffy" {
+			continue
+		}
+		if r.GainPct <= 10 {
+			t.Errorf("lazy flush: %+.1f%%; seed 004 measured +16%%", r.GainPct)
+		}
+		if patch := rateOf(t, "dst-use", a, "percpu-lazy"); math.Abs(r.Rate-patch) > 0.05*patch {
+			t.Errorf("derived %.3f Mpps, the patch's variant %.3f Mpps", r.Rate, patch)
+		}
+		return
+	}
+	t.Fatalf("no per-cpu lazy flush among %+v", a.Rows)
+}
+
+// --write: every row is a scenario file contend run takes, whose advise
+// series gives the row's prediction back; a built-in's includes are
+// copied beside it, a file's are named from the directory.
+func TestAdviseWrite(t *testing.T) {
+	for _, args := range [][]string{
+		{"netdev-refcnt", "--variant", "atomic-refcnt", "--cores", "2"},
+		{filepath.Join("..", "..", "advise", "testdata", "unlock.toml"), "--variant", "locked"},
+	} {
+		dir := t.TempDir()
+		a := adviseJSONOf(t, append(args, "--write", dir)...)
+		if len(a.Rows) == 0 {
+			t.Fatalf("%s: no rows", args[0])
+		}
+		for _, r := range a.Rows {
+			if filepath.Dir(r.File) != dir {
+				t.Fatalf("row %s written to %q", r.Variant, r.File)
+			}
+			var tables []table
+			if err := json.Unmarshal([]byte(mustRun(t, "run", r.File, "--format", "json")), &tables); err != nil {
+				t.Fatal(err)
+			}
+			found := false
+			for _, tb := range tables {
+				if tb.Series == a.Series+"+advise" && tb.Metric == "throughput" && tb.Variants[1] == r.Variant {
+					found = true
+					if got := tb.Values[0][1]; math.Abs(got-r.Rate) > 1e-9*r.Rate {
+						t.Errorf("%s: run gives %v, advise %v", r.File, got, r.Rate)
+					}
+					if got := tb.Values[0][0]; math.Abs(got-a.Rate) > 1e-9*a.Rate {
+						t.Errorf("%s: run gives the base %v, advise %v", r.File, got, a.Rate)
+					}
+				}
+			}
+			if !found {
+				t.Errorf("%s: no %s+advise throughput table with %s", r.File, a.Series, r.Variant)
+			}
+		}
+	}
+}
+
+func TestAdviseBadInput(t *testing.T) {
+	notDir := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(notDir, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"ingress"}, "--variant: name the variant to improve, one of no-ingress, locked"},
+		{[]string{"ingress", "--variant", "lokced"}, `--variant "lokced": ingress has no such variant; use one of no-ingress, locked`},
+		{[]string{"ingress", "--variant", "locked", "--series", "nope"}, `--series "nope": ingress has no such series; use one of ingress-bare, ingress-u32`},
+		{[]string{"ingress", "--variant", "locked", "--cores", "0"}, "--cores 0: give at least 1 CPU"},
+		{[]string{"ingress", "--variant", "locked", "--cores", "-3"}, "--cores -3: give at least 1 CPU"},
+		{[]string{"ingress", "--variant", "locked", "--write", notDir}, "--write " + notDir + ": not a directory; create it"},
+		{[]string{"--variant", "locked"}, "name one scenario: contend advise ingress"},
+	} {
+		_, errOut, code := contend(t, append([]string{"advise"}, tc.args...)...)
+		if code != 1 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("advise %s: status %d, %q; want %q", strings.Join(tc.args, " "), code, errOut, tc.want)
+		}
+	}
+}
