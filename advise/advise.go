@@ -10,8 +10,8 @@ import (
 	"contend/scenarios"
 )
 
-// Step is one step as a scenario file writes it, blocks inlined.
-type Step = scenarios.WrittenStep
+// Step is one checked step of a scenario, blocks inlined.
+type Step = scenarios.Step
 
 // Line and Lock are the declarations a candidate adds to the scenario.
 type Line struct {
@@ -68,7 +68,7 @@ func NewSubject(s *scenarios.Scenario, variant string, base []*models.Result) (*
 	}
 	for _, o := range s.Variants {
 		walk(s.Inline(o), func(st Step) {
-			if isFree(st.Op) {
+			if isFree(st.Kind) {
 				sub.FreeBytes = max(sub.FreeBytes, st.Bytes)
 			}
 		})
@@ -89,7 +89,9 @@ func NewSubject(s *scenarios.Scenario, variant string, base []*models.Result) (*
 	return sub, nil
 }
 
-func isFree(op string) bool { return op == "call_rcu" || op == "queue_rcu_work" || op == "kfree_rcu" }
+func isFree(k scenarios.StepKind) bool {
+	return k == scenarios.StepCallRCU || k == scenarios.StepQueueRCUWork || k == scenarios.StepKfreeRCU
+}
 
 // walk calls f on every step, gate bodies included.
 func walk(steps []Step, f func(Step)) {
@@ -135,11 +137,11 @@ func (sub *Subject) line(name string) (Line, bool) {
 	return Line{}, false
 }
 
-// used lists, in order of first use, the operands of the steps with op.
-func used(steps []Step, op string) []string {
+// used lists, in order of first use, the operands of the steps of kind k.
+func used(steps []Step, k scenarios.StepKind) []string {
 	var out []string
 	walk(steps, func(st Step) {
-		if st.Op == op && !slices.Contains(out, st.Arg) {
+		if st.Kind == k && !slices.Contains(out, st.Arg) {
 			out = append(out, st.Arg)
 		}
 	})
@@ -179,7 +181,7 @@ func Derive(sub *Subject) []Candidate {
 
 func sameSteps(a, b []Step) bool {
 	return slices.EqualFunc(a, b, func(x, y Step) bool {
-		return x.Op == y.Op && x.Arg == y.Arg && x.Bytes == y.Bytes && x.Label == y.Label && sameSteps(x.Steps, y.Steps)
+		return x.Kind == y.Kind && x.Arg == y.Arg && x.Bytes == y.Bytes && x.Label == y.Label && sameSteps(x.Steps, y.Steps)
 	})
 }
 
@@ -225,12 +227,12 @@ func renderLock(b *strings.Builder, l Lock) {
 func renderStep(st Step) string {
 	var kv []string
 	switch {
-	case st.Op == "rcu_read_lock" || st.Op == "rcu_read_unlock" || st.Op == "synchronize_rcu":
-		kv = append(kv, st.Op+" = true")
-	case isFree(st.Op):
-		kv = append(kv, st.Op+" = "+strconv.FormatInt(st.Bytes, 10))
+	case st.Kind == scenarios.StepRCUReadLock || st.Kind == scenarios.StepRCUReadUnlock || st.Kind == scenarios.StepSynchronizeRCU:
+		kv = append(kv, st.Kind.String()+" = true")
+	case isFree(st.Kind):
+		kv = append(kv, st.Kind.String()+" = "+strconv.FormatInt(st.Bytes, 10))
 	default:
-		kv = append(kv, st.Op+" = "+quote(st.Arg))
+		kv = append(kv, st.Kind.String()+" = "+quote(st.Arg))
 	}
 	if st.Label != "" {
 		kv = append(kv, "label = "+quote(st.Label))

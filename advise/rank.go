@@ -35,7 +35,7 @@ func Rate(s *scenarios.Scenario, r *models.Result) float64 {
 // ByBatch says whether the variants of s differ in a batch of operations
 // rather than in a flood.
 func ByBatch(s *scenarios.Scenario) bool {
-	return s.Workload.Kind == "batch" || s.Workload.Kind == "both" && s.Workload.FloodVariant != ""
+	return s.Workload.Kind == scenarios.WorkloadBatch || s.Workload.Kind == scenarios.WorkloadBoth && s.Workload.FloodVariant != ""
 }
 
 // Rank orders rows by the lower bound of their gain, best first; without

@@ -3,6 +3,8 @@ package advise
 import (
 	"slices"
 	"strings"
+
+	"contend/scenarios"
 )
 
 // rule is one design change. derive returns the variants it makes of the
@@ -20,8 +22,8 @@ var rules = []rule{
 	{"qspinlock", queued("qspinlock")},
 	{"mcs", queued("mcs")},
 	{"rcu-readers", rcuReaders},
-	{"call_rcu", deferFree("call_rcu")},
-	{"queue_rcu_work", deferFree("queue_rcu_work")},
+	{"call_rcu", deferFree(scenarios.StepCallRCU)},
+	{"queue_rcu_work", deferFree(scenarios.StepQueueRCUWork)},
 	{"own-line", ownLine},
 }
 
@@ -51,7 +53,7 @@ func perCPU(sub *Subject) []Candidate {
 func (sub *Subject) sharedWrites() []string {
 	var out []string
 	for _, st := range sub.Steps {
-		if isWrite(st.Op) && sub.Shared[st.Arg] && !slices.Contains(out, st.Arg) {
+		if isWrite(st.Kind) && sub.Shared[st.Arg] && !slices.Contains(out, st.Arg) {
 			if l, ok := sub.line(st.Arg); ok && !l.PerCPU {
 				out = append(out, st.Arg)
 			}
@@ -60,7 +62,7 @@ func (sub *Subject) sharedWrites() []string {
 	return out
 }
 
-func isWrite(op string) bool { return op == "store" || op == "rmw" }
+func isWrite(k scenarios.StepKind) bool { return k == scenarios.StepStore || k == scenarios.StepRMW }
 
 // makePerCPU moves the writes of names to per-cpu lines.
 func (sub *Subject) makePerCPU(names []string) Candidate {
@@ -72,7 +74,7 @@ func (sub *Subject) makePerCPU(names []string) Candidate {
 		to[n] = sub.fresh(n+"_pcpu", false, nil)
 		c.Lines = append(c.Lines, Line{Name: to[n], PerCPU: true})
 		walk(sub.Steps, func(st Step) {
-			read[n] = read[n] || (st.Op == "load" || st.Op == "once_per_jiffy") && st.Arg == n
+			read[n] = read[n] || (st.Kind == scenarios.StepLoad || st.Kind == scenarios.StepOncePerJiffy) && st.Arg == n
 		})
 		if read[n] {
 			what = append(what, "per-cpu "+n+", flushed once per jiffy")
@@ -81,13 +83,13 @@ func (sub *Subject) makePerCPU(names []string) Candidate {
 		}
 	}
 	for _, st := range sub.Steps {
-		if !isWrite(st.Op) || to[st.Arg] == "" {
+		if !isWrite(st.Kind) || to[st.Arg] == "" {
 			c.Steps = append(c.Steps, st)
 			continue
 		}
-		c.Steps = append(c.Steps, Step{Op: st.Op, Arg: to[st.Arg], Label: st.Label})
+		c.Steps = append(c.Steps, Step{Kind: st.Kind, Arg: to[st.Arg], Label: st.Label})
 		if read[st.Arg] {
-			c.Steps = append(c.Steps, Step{Op: "once_per_jiffy", Arg: "percpu", Label: st.Label, Steps: []Step{st}})
+			c.Steps = append(c.Steps, Step{Kind: scenarios.StepOncePerJiffy, Arg: "percpu", Label: st.Label, Steps: []Step{st}})
 		}
 	}
 	c.Variant = "percpu-" + strings.Join(names, "-")
@@ -108,7 +110,7 @@ func perCPUUnlocked(sub *Subject) []Candidate {
 	}
 	c := sub.makePerCPU(lines)
 	var gone []string
-	for _, name := range used(c.Steps, "lock") {
+	for _, name := range used(c.Steps, scenarios.StepLock) {
 		if l, _ := sub.lock(name); isSpinlock(l.Kind) && sub.unshared(c, name) {
 			gone = append(gone, name)
 		}
@@ -117,7 +119,7 @@ func perCPUUnlocked(sub *Subject) []Candidate {
 		return nil
 	}
 	c.Steps = mapSteps(c.Steps, func(st Step) ([]Step, bool) {
-		return nil, (st.Op == "lock" || st.Op == "unlock") && slices.Contains(gone, st.Arg)
+		return nil, isLockStep(st.Kind) && slices.Contains(gone, st.Arg)
 	})
 	c.Variant = "percpu-unlocked"
 	c.What += "; no " + strings.Join(gone, ", no ")
@@ -131,7 +133,7 @@ func isSpinlock(kind string) bool { return kind != "rwlock" && kind != "mutex" }
 func (sub *Subject) unshared(c Candidate, lock string) bool {
 	written := map[string]bool{}
 	for _, st := range c.Steps {
-		if isWrite(st.Op) {
+		if isWrite(st.Kind) {
 			written[st.Arg] = true
 		}
 	}
@@ -145,22 +147,22 @@ func (sub *Subject) unshared(c Candidate, lock string) bool {
 	in, made := false, false
 	for _, st := range c.Steps {
 		switch {
-		case st.Arg == lock && st.Op == "lock":
+		case st.Arg == lock && st.Kind == scenarios.StepLock:
 			in = true
-		case st.Arg == lock && st.Op == "unlock":
+		case st.Arg == lock && st.Kind == scenarios.StepUnlock:
 			in = false
 		case !in:
-		case isWrite(st.Op) && !perCPU(st.Arg), st.Op == "load" && written[st.Arg] && !perCPU(st.Arg), st.Op == "pingpong":
+		case isWrite(st.Kind) && !perCPU(st.Arg), st.Kind == scenarios.StepLoad && written[st.Arg] && !perCPU(st.Arg), st.Kind == scenarios.StepPingPong:
 			return false
-		case isWrite(st.Op):
+		case isWrite(st.Kind):
 			made = made || slices.ContainsFunc(c.Lines, func(l Line) bool { return l.Name == st.Arg })
 		}
 	}
 	// A lock taken inside a gate has sections this does not see.
 	inGate := false
 	walk(c.Steps, func(st Step) {
-		if st.Op == "once_per_jiffy" {
-			inGate = inGate || slices.Contains(used(st.Steps, "lock"), lock)
+		if st.Kind == scenarios.StepOncePerJiffy {
+			inGate = inGate || slices.Contains(used(st.Steps, scenarios.StepLock), lock)
 		}
 	})
 	return made && !inGate
@@ -173,7 +175,7 @@ func (sub *Subject) unshared(c Candidate, lock string) bool {
 func queued(kind string) func(*Subject) []Candidate {
 	return func(sub *Subject) []Candidate {
 		var out []Candidate
-		for _, name := range used(sub.Steps, "lock") {
+		for _, name := range used(sub.Steps, scenarios.StepLock) {
 			l, _ := sub.lock(name)
 			if l.Kind != "ticket" && l.Kind != "tas" && l.Kind != "ttas" {
 				continue
@@ -192,7 +194,7 @@ func queued(kind string) func(*Subject) []Candidate {
 // replaceLock points every lock and unlock of name at the new lock n.
 func (sub *Subject) replaceLock(name string, n Lock) Candidate {
 	steps := mapSteps(sub.Steps, func(st Step) ([]Step, bool) {
-		if (st.Op == "lock" || st.Op == "unlock") && st.Arg == name {
+		if isLockStep(st.Kind) && st.Arg == name {
 			st.Arg = n.Name
 			return []Step{st}, true
 		}
@@ -205,15 +207,24 @@ func (sub *Subject) replaceLock(name string, n Lock) Candidate {
 	return Candidate{Steps: steps, Locks: []Lock{n}}
 }
 
+func isLockStep(k scenarios.StepKind) bool {
+	return k == scenarios.StepLock || k == scenarios.StepUnlock
+}
+
+// rcuOf is the RCU step that takes the place of an rwlock's read side.
+var rcuOf = map[scenarios.StepKind]scenarios.StepKind{
+	scenarios.StepReadLock: scenarios.StepRCUReadLock, scenarios.StepReadUnlock: scenarios.StepRCUReadUnlock,
+}
+
 // rcuReaders: the read side of an rwlock becomes an RCU read-side critical
 // section (Eric Dumazet's plan in seed 004): readers stop writing the lock
 // word, so its line stops moving; writers keep the lock.
 func rcuReaders(sub *Subject) []Candidate {
 	var out []Candidate
-	for _, name := range used(sub.Steps, "read_lock") {
+	for _, name := range used(sub.Steps, scenarios.StepReadLock) {
 		steps := mapSteps(sub.Steps, func(st Step) ([]Step, bool) {
-			if (st.Op == "read_lock" || st.Op == "read_unlock") && st.Arg == name {
-				return []Step{{Op: "rcu_" + st.Op}}, true
+			if rcu, ok := rcuOf[st.Kind]; ok && st.Arg == name {
+				return []Step{{Kind: rcu}}, true
 			}
 			return nil, false
 		})
@@ -226,20 +237,20 @@ func rcuReaders(sub *Subject) []Candidate {
 // queue_rcu_work as seed 002's fix), which returns at once; the object is
 // freed after a later grace period. It frees the size the scenario's other
 // deferred frees give (advise cannot know the object), else 0 bytes.
-func deferFree(op string) func(*Subject) []Candidate {
+func deferFree(op scenarios.StepKind) func(*Subject) []Candidate {
 	return func(sub *Subject) []Candidate {
 		found := false
 		steps := mapSteps(sub.Steps, func(st Step) ([]Step, bool) {
-			if st.Op != "synchronize_rcu" {
+			if st.Kind != scenarios.StepSynchronizeRCU {
 				return nil, false
 			}
 			found = true
-			return []Step{{Op: op, Bytes: sub.FreeBytes}}, true
+			return []Step{{Kind: op, Bytes: sub.FreeBytes}}, true
 		})
 		if !found {
 			return nil
 		}
-		return []Candidate{{Variant: op, What: "synchronize_rcu replaced by " + op, Steps: steps}}
+		return []Candidate{{Variant: op.String(), What: "synchronize_rcu replaced by " + op.String(), Steps: steps}}
 	}
 }
 
@@ -248,7 +259,7 @@ func deferFree(op string) func(*Subject) []Candidate {
 // word no longer take the data's line from the holder.
 func ownLine(sub *Subject) []Candidate {
 	var out []Candidate
-	for _, name := range used(sub.Steps, "lock") {
+	for _, name := range used(sub.Steps, scenarios.StepLock) {
 		l, _ := sub.lock(name)
 		if l.Line == "" || !isSpinlock(l.Kind) {
 			continue
