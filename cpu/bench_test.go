@@ -20,10 +20,10 @@ func BenchmarkTwoCoreSharedLine(b *testing.B) {
 		&cpu.ComputeStep{Label: m.Label("ip_rcv"), D: 10 * sim.Nanosecond},
 		&cpu.AccessStep{Label: m.Label("atomic_inc"), Line: l, Op: cacheline.RMW},
 	}}, []int{0, 1})
-	c0, c1 := m.Cores[0], m.Cores[1]
+	c0, c1 := m.Cores()[0], m.Cores()[1]
 	packet := func() {
 		for n := c0.Completed + c1.Completed; c0.Completed+c1.Completed == n; {
-			m.Eng.Step()
+			m.Engine().Step()
 		}
 	}
 	for range 1000 {
@@ -38,7 +38,7 @@ func BenchmarkTwoCoreSharedLine(b *testing.B) {
 	const events = 10000
 	allocs := testing.AllocsPerRun(10, func() {
 		for range events {
-			m.Eng.Step()
+			m.Engine().Step()
 		}
 	}) / events
 	b.ReportMetric(allocs, "allocs/event")

@@ -98,7 +98,7 @@ func (c *Core) Now() sim.Time {
 	if c.ahead {
 		return c.local
 	}
-	return c.M.Eng.Now()
+	return c.M.eng.Now()
 }
 
 // Program returns the program the core runs.
@@ -122,7 +122,7 @@ func (c *Core) Start(at sim.Time) {
 	}
 	c.running = true
 	c.pc, c.advance = 0, false
-	c.M.Eng.Schedule(&c.ev, at)
+	c.M.eng.Schedule(&c.ev, at)
 }
 
 // Fire runs steps until one takes time or blocks.
@@ -168,12 +168,12 @@ func (c *Core) Fire(now sim.Time) {
 		if out == Next {
 			if at == now && !c.ahead {
 				c.pc++
-				c.M.Eng.Inline()
+				c.M.eng.Inline()
 				continue
 			}
 			if c.runsAhead(at, now) {
 				c.pc++
-				c.M.Eng.Inline()
+				c.M.eng.Inline()
 				c.ahead, c.local = true, at
 				continue
 			}
@@ -182,9 +182,9 @@ func (c *Core) Fire(now sim.Time) {
 		switch out {
 		case Next:
 			c.advance = true
-			c.M.Eng.Schedule(&c.ev, at)
+			c.M.eng.Schedule(&c.ev, at)
 		case Again:
-			c.M.Eng.Schedule(&c.ev, at)
+			c.M.eng.Schedule(&c.ev, at)
 		case Block:
 		}
 		return
@@ -210,7 +210,7 @@ type AheadDriver interface {
 // and at is within the lookahead and before the engine's horizon. A
 // program's end is run ahead only when the driver says so.
 func (c *Core) runsAhead(at, from sim.Time) bool {
-	if at >= c.M.Eng.Horizon() || at >= from+Lookahead {
+	if at >= c.M.eng.Horizon() || at >= from+Lookahead {
 		return false
 	}
 	next := c.pc + 1
@@ -260,12 +260,12 @@ func (c *Core) Wake(at sim.Time, o Outcome) {
 	at = max(at, c.since)
 	c.charge(c.blocked.label, c.blocked.state, at-c.since)
 	c.advance = o == Next
-	c.M.Eng.Schedule(&c.ev, at)
+	c.M.eng.Schedule(&c.ev, at)
 }
 
 // LineLost wakes a core spinning on a watched line: it runs its step again
 // once its spin loop comes round, at the end of the current pause.
-func (c *Core) LineLost(at sim.Time) { c.Wake(at+c.M.Uniform(c.M.Prof.Pause), Again) }
+func (c *Core) LineLost(at sim.Time) { c.Wake(at+c.M.Uniform(c.M.prof.Pause), Again) }
 
 // Skip makes the core jump over the next n steps when the current step
 // returns Next: the way a conditional block is skipped.
@@ -319,12 +319,12 @@ func (c *Core) SpinAccess(label Label, l *cacheline.Line, op cacheline.Op) sim.T
 }
 
 func (c *Core) access(label Label, l *cacheline.Line, op cacheline.Op, work, stall State) sim.Time {
-	p := &c.M.Prof
+	p := &c.M.prof
 	now := c.Now()
 	switch op {
 	case cacheline.Store:
 		now = c.storeSlot(label, now, stall)
-		r := c.M.Lines.Access(now, c.ID, l, op, 0)
+		r := c.M.lines.Access(now, c.ID, l, op, 0)
 		c.landed = max(c.landed, r.Done)
 		c.pushStore(max(c.drained, r.Done+p.L1Hit+p.StoreDrain))
 		c.charge(label, work, p.L1Hit)
@@ -335,13 +335,13 @@ func (c *Core) access(label Label, l *cacheline.Line, op cacheline.Op, work, sta
 			now = c.drained
 		}
 		c.sbCount = 0
-		r := c.M.Lines.Access(now, c.ID, l, op, p.Atomic)
+		r := c.M.lines.Access(now, c.ID, l, op, p.Atomic)
 		c.charge(label, stall, r.Done-now)
 		c.charge(label, work, p.Atomic)
 		c.shadow = sim.Time(p.AtomicOverlap * float64(p.Atomic))
 		return r.Done + p.Atomic
 	}
-	r := c.M.Lines.Access(now, c.ID, l, op, 0)
+	r := c.M.lines.Access(now, c.ID, l, op, 0)
 	c.charge(label, stall, r.Done-now)
 	c.charge(label, work, p.L1Hit)
 	return r.Done + p.L1Hit

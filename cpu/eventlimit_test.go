@@ -23,7 +23,7 @@ func TestRunAheadCountsTowardEventLimit(t *testing.T) {
 		t.Fatalf("error %v; want the event limit", err)
 	}
 	// 100 steps of a 1000-step program: not one program is done.
-	if done := m.Cores[0].Completed; done != 0 {
+	if done := m.Cores()[0].Completed; done != 0 {
 		t.Errorf("%d programs completed within 100 events; want 0", done)
 	}
 }

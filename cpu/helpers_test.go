@@ -43,7 +43,7 @@ func newMachine(t testing.TB, p cpu.Profile, seed uint64) *cpu.Machine {
 
 func newLine(t testing.TB, m *cpu.Machine, name string, perCPU bool) *cacheline.Line {
 	t.Helper()
-	l, err := m.Lines.NewLine(name, perCPU)
+	l, err := m.NewLine(name, perCPU)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func newLine(t testing.TB, m *cpu.Machine, name string, perCPU bool) *cacheline.
 // startAll runs prog in a closed loop on cpus, all from time 0.
 func startAll(m *cpu.Machine, prog *cpu.Program, cpus []int) {
 	for _, id := range cpus {
-		c := m.Cores[id]
+		c := m.Cores()[id]
 		c.Load(prog, cpu.ClosedLoop{})
 		c.Start(0)
 	}
@@ -69,7 +69,7 @@ func run(t testing.TB, m *cpu.Machine, warmup, until sim.Time) {
 // completed sums the programs completed in the measured interval.
 func completed(m *cpu.Machine) uint64 {
 	var n uint64
-	for _, c := range m.Cores {
+	for _, c := range m.Cores() {
 		n += c.Completed
 	}
 	return n
@@ -77,7 +77,7 @@ func completed(m *cpu.Machine) uint64 {
 
 // rate is the completions per second of the measured interval.
 func rate(m *cpu.Machine) float64 {
-	return float64(completed(m)) / (m.Eng.Now() - m.Started()).Seconds()
+	return float64(completed(m)) / (m.Now() - m.Started()).Seconds()
 }
 
 // perSecond turns a mean time per event into events per second.

@@ -11,14 +11,15 @@ import (
 // Label names what a core is doing, as a symbol in a perf report does.
 type Label int32
 
-// Machine is a profile made concrete: an engine, the lines, the cores.
+// Machine is a profile made concrete: an engine, the lines, the cores. Models
+// reach them through its methods and the cores', never by their fields.
 type Machine struct {
-	Eng   *sim.Engine
-	Prof  Profile
-	Topo  Topology
-	Lines *cacheline.System
-	Rand  *sim.Rand
-	Cores []*Core
+	eng   *sim.Engine
+	prof  Profile
+	topo  Topology
+	lines *cacheline.System
+	rand  *sim.Rand
+	cores []*Core
 
 	labels   []string
 	labelIdx map[string]Label
@@ -31,23 +32,74 @@ func NewMachine(p Profile, seed uint64) (*Machine, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	m := &Machine{Eng: sim.NewEngine(), Prof: p, Rand: sim.NewRand(seed, 0), labelIdx: map[string]Label{}}
-	m.Topo = Topology{p: &m.Prof}
-	m.Lines = cacheline.NewSystem(m.Eng, m.Topo, p.Latencies())
-	m.Lines.Occupancy = p.Occupancy()
-	m.Lines.Snoop = p.Snoop
+	m := &Machine{eng: sim.NewEngine(), prof: p, rand: sim.NewRand(seed, 0), labelIdx: map[string]Label{}}
+	m.topo = Topology{p: &m.prof}
+	m.lines = cacheline.NewSystem(m.eng, m.topo, p.Latencies())
+	m.lines.Occupancy = p.Occupancy()
+	m.lines.Snoop = p.Snoop
 	if p.Jitter != NoJitter {
-		m.Lines.Jitter = m.Duration
+		m.lines.Jitter = m.Duration
 	}
 	m.Label("idle")
-	m.Cores = make([]*Core, p.NumCPUs())
-	for i := range m.Cores {
+	m.cores = make([]*Core, p.NumCPUs())
+	for i := range m.cores {
 		c := &Core{ID: i, M: m, idle: true, sb: make([]sim.Time, storeBuffer(&p))}
 		c.ev.Action = c
-		m.Cores[i] = c
+		m.cores[i] = c
 	}
 	return m, nil
 }
+
+// Profile returns the profile the machine was built from.
+func (m *Machine) Profile() Profile { return m.prof }
+
+// Topology returns where each CPU sits.
+func (m *Machine) Topology() Topology { return m.topo }
+
+// Cores returns the cores, indexed by CPU number. The slice is the
+// machine's own: read it, do not change it.
+func (m *Machine) Cores() []*Core { return m.cores }
+
+// NumCPUs returns how many CPUs (SMT threads) the machine has.
+func (m *Machine) NumCPUs() int { return len(m.cores) }
+
+// NewLine declares a cache line; names are unique.
+func (m *Machine) NewLine(name string, perCPU bool) (*cacheline.Line, error) {
+	return m.lines.NewLine(name, perCPU)
+}
+
+// Line returns the line called name, or nil.
+func (m *Machine) Line(name string) *cacheline.Line { return m.lines.Line(name) }
+
+// Lines returns every line in the order they were declared.
+func (m *Machine) Lines() []*cacheline.Line { return m.lines.Lines() }
+
+// Poke wakes the cores watching l, as a write to it landing at at does:
+// a lock's release that is decided when its store lands.
+func (m *Machine) Poke(l *cacheline.Line, at sim.Time) { m.lines.Poke(l, at) }
+
+// Now returns the simulated time.
+func (m *Machine) Now() sim.Time { return m.eng.Now() }
+
+// Schedule puts ev at at, moving it if it is already scheduled.
+func (m *Machine) Schedule(ev *sim.Event, at sim.Time) { m.eng.Schedule(ev, at) }
+
+// Unschedule takes ev off the clock; false if it was not on it.
+func (m *Machine) Unschedule(ev *sim.Event) bool { return m.eng.Unschedule(ev) }
+
+// Observe calls fn every interval of simulated time while the run goes on.
+func (m *Machine) Observe(every sim.Time, fn func(now sim.Time)) { m.eng.Observe(every, fn) }
+
+// Cancel stops the run at the next event; it may be called from another
+// goroutine (a browser that stops a run).
+func (m *Machine) Cancel() { m.eng.Cancel() }
+
+// Fired returns how many events have run: what a benchmark divides by.
+func (m *Machine) Fired() uint64 { return m.eng.Fired() }
+
+// Exp samples an exponential time of the given mean from the machine's
+// randomness: the gap between arrivals of a Poisson stream.
+func (m *Machine) Exp(mean sim.Time) sim.Time { return m.rand.Exp(mean) }
 
 // Label interns name.
 func (m *Machine) Label(name string) Label {
@@ -72,7 +124,7 @@ func (m *Machine) Fail(err error) {
 	if m.err == nil {
 		m.err = err
 	}
-	m.Eng.Cancel()
+	m.eng.Cancel()
 }
 
 // Err returns the model error that stopped the run, if any.
@@ -81,14 +133,14 @@ func (m *Machine) Err() error { return m.err }
 // Duration samples a step duration with the profile's jitter. Uniform jitter
 // with coefficient of variation cv spreads it over mean·(1 ± √3·cv).
 func (m *Machine) Duration(mean sim.Time) sim.Time {
-	switch m.Prof.Jitter {
+	switch m.prof.Jitter {
 	case ExponentialJitter:
-		return m.Rand.Exp(mean)
+		return m.rand.Exp(mean)
 	case UniformJitter:
-		if mean <= 0 || m.Prof.CV == 0 {
+		if mean <= 0 || m.prof.CV == 0 {
 			return mean
 		}
-		return mean + sim.Time(float64(mean)*m.Prof.CV*math.Sqrt(3)*(2*m.Rand.Float64()-1))
+		return mean + sim.Time(float64(mean)*m.prof.CV*math.Sqrt(3)*(2*m.rand.Float64()-1))
 	}
 	return mean
 }
@@ -98,10 +150,10 @@ func (m *Machine) Uniform(d sim.Time) sim.Time {
 	if d <= 0 {
 		return 0
 	}
-	if m.Prof.Jitter == NoJitter {
+	if m.prof.Jitter == NoJitter {
 		return d / 2
 	}
-	return sim.Time(m.Rand.Float64() * float64(d))
+	return sim.Time(m.rand.Float64() * float64(d))
 }
 
 func storeBuffer(p *Profile) int {
@@ -115,8 +167,8 @@ func storeBuffer(p *Profile) int {
 // counts and line counters restart; state (ownership, programs) is kept.
 func (m *Machine) ResetStats(now sim.Time) {
 	m.started = now
-	m.Lines.ResetStats()
-	for _, c := range m.Cores {
+	m.lines.ResetStats()
+	for _, c := range m.cores {
 		c.resetStats(now)
 	}
 }
@@ -128,14 +180,14 @@ func (m *Machine) Started() sim.Time { return m.started }
 // stopped it.
 func (m *Machine) Run(ctl sim.Control) error {
 	ctl.OnWarmupEnd = chain(m.ResetStats, ctl.OnWarmupEnd)
-	err := m.Eng.Run(ctl)
+	err := m.eng.Run(ctl)
 	if m.err != nil {
 		return m.err
 	}
 	// A run a model ends early (a batch that finished) still closes the
 	// open idle and blocked spans, so every core's time adds up.
-	now := m.Eng.Now()
-	for _, c := range m.Cores {
+	now := m.eng.Now()
+	for _, c := range m.cores {
 		c.settle(now)
 	}
 	return err

@@ -35,11 +35,11 @@ func jitteredRun(t *testing.T, seed uint64) snapshot {
 		&cpu.ComputeStep{Label: m.Label("kfree_skb"), D: 50 * sim.Nanosecond},
 		&cpu.AccessStep{Label: m.Label("this_cpu_inc"), Line: pcpu, Op: cacheline.Store},
 	}}
-	startAll(m, prog, firstN(len(m.Cores)))
+	startAll(m, prog, firstN(m.NumCPUs()))
 	run(t, m, 20*sim.Microsecond, 500*sim.Microsecond)
 
-	s := snapshot{Now: m.Eng.Now(), Fired: m.Eng.Fired()}
-	for _, c := range m.Cores {
+	s := snapshot{Now: m.Now(), Fired: m.Fired()}
+	for _, c := range m.Cores() {
 		s.Completed = append(s.Completed, c.Completed)
 		var byLabel [][cpu.NumStates]sim.Time
 		for l := range m.Labels() {
@@ -51,7 +51,7 @@ func jitteredRun(t *testing.T, seed uint64) snapshot {
 		}
 		s.Time = append(s.Time, byLabel)
 	}
-	for _, l := range m.Lines.Lines() {
+	for _, l := range m.Lines() {
 		s.Lines = append(s.Lines, l.Stats)
 	}
 	return s
@@ -84,8 +84,8 @@ func TestNoProgressInTimeIsAModelError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m.Cores[0].Load(&cpu.Program{Name: "spin", Steps: []cpu.Step{stayStep{}}}, cpu.ClosedLoop{})
-	m.Cores[0].Start(0)
+	m.Cores()[0].Load(&cpu.Program{Name: "spin", Steps: []cpu.Step{stayStep{}}}, cpu.ClosedLoop{})
+	m.Cores()[0].Start(0)
 	err = m.Run(sim.Control{Until: sim.Millisecond})
 	var me *cpu.ModelError
 	if !errors.As(err, &me) || !strings.Contains(me.Error(), "no progress in time") {

@@ -43,7 +43,7 @@ func TestAtomicOverlap(t *testing.T) {
 			// 20000 whole periods.
 			const n = 20000
 			run(t, m, p.Memory+100*tc.period, p.Memory+(100+n)*tc.period)
-			c := m.Cores[0]
+			c := m.Cores()[0]
 			if c.Completed != n {
 				t.Errorf("%d iterations in %d periods of %v, want %d", c.Completed, n, tc.period, n)
 			}

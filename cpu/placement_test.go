@@ -25,7 +25,7 @@ func TestPlacementOrders(t *testing.T) {
 		{cpu.Compact, []int{0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15}},
 		{cpu.Spread, []int{0, 4, 1, 5, 2, 6, 3, 7, 8, 12, 9, 13, 10, 14, 11, 15}},
 	} {
-		if got := m.Topo.Order(tc.p); !slices.Equal(got, tc.want) {
+		if got := m.Topology().Order(tc.p); !slices.Equal(got, tc.want) {
 			t.Errorf("%v: %v, want %v", tc.p, got, tc.want)
 		}
 	}
@@ -37,7 +37,7 @@ func TestPlacementOrders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := m.Topo.Order(cpu.Spread)[:8], []int{0, 4, 2, 6, 1, 5, 3, 7}; !slices.Equal(got, want) {
+	if got, want := m.Topology().Order(cpu.Spread)[:8], []int{0, 4, 2, 6, 1, 5, 3, 7}; !slices.Equal(got, want) {
 		t.Errorf("spread with LLC groups: %v, want %v", got, want)
 	}
 }

@@ -94,11 +94,11 @@ func TestNewMachineNeverPanics(t *testing.T) {
 			if err != nil {
 				return
 			}
-			if n := len(m.Cores); n < 1 || n > cpu.MaxCPUs || n != p.Sockets*p.CoresPerSocket*p.ThreadsPerCore {
+			if n := m.NumCPUs(); n < 1 || n > cpu.MaxCPUs || n != p.Sockets*p.CoresPerSocket*p.ThreadsPerCore {
 				t.Fatalf("NewMachine(%+v) made %d cores", p, n)
 			}
-			if got := m.Topo.NumCores(); got != len(m.Cores) {
-				t.Fatalf("topology has %d CPUs, machine %d", got, len(m.Cores))
+			if got := m.Topology().NumCores(); got != m.NumCPUs() {
+				t.Fatalf("topology has %d CPUs, machine %d", got, m.NumCPUs())
 			}
 		}()
 	}

@@ -16,10 +16,10 @@ func TestComputeLoopRate(t *testing.T) {
 	prog := &cpu.Program{Name: "rx", Steps: []cpu.Step{&cpu.ComputeStep{Label: m.Label("rx"), D: 40 * sim.Nanosecond}}}
 	startAll(m, prog, []int{0})
 	run(t, m, 0, sim.Millisecond)
-	if got := m.Cores[0].Completed; got != 25000 {
+	if got := m.Cores()[0].Completed; got != 25000 {
 		t.Errorf("completed %d in 1 ms, want 25000 (25.0 Mpps)", got)
 	}
-	if got := m.Cores[1].Time(0, cpu.Idle); got != sim.Millisecond {
+	if got := m.Cores()[1].Time(0, cpu.Idle); got != sim.Millisecond {
 		t.Errorf("idle cpu 1 charged %v idle, want 1ms", got)
 	}
 }
@@ -159,7 +159,7 @@ func TestPerCPUCounterScalesLinearly(t *testing.T) {
 		if got, want := completed(m), uint64(2000*n); got != want {
 			t.Errorf("N=%d: %d completions in 2000 periods of C+Atomic, want %d", n, got, want)
 		}
-		if l := m.Lines.Line("counter"); l.Stats.Transfers != 0 {
+		if l := m.Line("counter"); l.Stats.Transfers != 0 {
 			t.Errorf("N=%d: per-cpu line made %d transfers", n, l.Stats.Transfers)
 		}
 	}

@@ -47,7 +47,7 @@ func BenchmarkTicketLockScale(b *testing.B) {
 				}}
 				b.StartTimer()
 				flood(b, w, prog, n, 0, 200*sim.Microsecond)
-				events += w.M.Eng.Fired()
+				events += w.M.Fired()
 			}
 			perEvent := float64(b.Elapsed().Nanoseconds()) / float64(events)
 			b.ReportMetric(perEvent, "ns/event")

@@ -48,7 +48,7 @@ func newSpinlock(t testing.TB, w *models.World, kind models.LockKind) *models.Sp
 
 func newLine(t testing.TB, w *models.World, name string, perCPU bool) *cacheline.Line {
 	t.Helper()
-	l, err := w.M.Lines.NewLine(name, perCPU)
+	l, err := w.M.NewLine(name, perCPU)
 	if err != nil {
 		t.Fatal(err)
 	}

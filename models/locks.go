@@ -103,7 +103,7 @@ const (
 
 // NewSpinlock adds a spinlock whose word is a line of its own called name.
 func (w *World) NewSpinlock(name string, kind LockKind, acquire, release string) (*Spinlock, error) {
-	line, err := w.M.Lines.NewLine(name, false)
+	line, err := w.M.NewLine(name, false)
 	if err != nil {
 		return nil, err
 	}
@@ -114,7 +114,7 @@ func (w *World) NewSpinlock(name string, kind LockKind, acquire, release string)
 // else the line holds: the holder's accesses to the line hit, and every
 // write to it is seen by the spinners.
 func (w *World) NewSpinlockOn(line *cacheline.Line, name string, kind LockKind, acquire, release string) *Spinlock {
-	n := len(w.M.Cores)
+	n := w.M.NumCPUs()
 	l := &Spinlock{
 		w: w, Name: name, Kind: kind, Line: line,
 		Acquire: w.M.Label(acquire), Release: w.M.Label(release),
@@ -145,7 +145,7 @@ func (l *Spinlock) node(c int) *cacheline.Line {
 	if l.nodes[c] == nil {
 		// Queue nodes are per-cpu data, but the predecessor and the releaser
 		// write them, so they are ordinary lines homed on their CPU.
-		line, err := l.w.M.Lines.NewLine(fmt.Sprintf("%s/mcs_node.%d", l.Name, c), false)
+		line, err := l.w.M.NewLine(fmt.Sprintf("%s/mcs_node.%d", l.Name, c), false)
 		if err != nil {
 			panic("models: " + err.Error())
 		}
@@ -202,7 +202,7 @@ func spinOn(c *cpu.Core, line *cacheline.Line, from sim.Time, label cpu.Label) (
 		c.Charge(label, cpu.Spin, at-from)
 		return cpu.Again, at
 	}
-	c.M.Lines.Watch(line, c.ID, c)
+	c.Watch(line)
 	c.BlockFrom(from, label, cpu.Spin)
 	return cpu.Block, 0
 }
@@ -210,9 +210,9 @@ func spinOn(c *cpu.Core, line *cacheline.Line, from sim.Time, label cpu.Label) (
 // reload re-reads a line after it was invalidated, charging the miss as spin.
 func reload(c *cpu.Core, line *cacheline.Line, label cpu.Label) sim.Time {
 	now := c.Now()
-	r := c.M.Lines.Access(now, c.ID, line, cacheline.Load, 0)
-	c.Charge(label, cpu.Spin, r.Done-now)
-	return r.Done
+	done := c.Reread(line)
+	c.Charge(label, cpu.Spin, done-now)
+	return done
 }
 
 // rmw issues an atomic on line for the step c is in and returns false with
@@ -575,7 +575,7 @@ func (s *UnlockStep) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
 		ev.Action = sim.ActionFunc(func(at sim.Time) { l.unlocked(id, at) })
 	}
 	l.unlocking[id] = true
-	c.M.Eng.Schedule(ev, max(c.LastStoreLands(), c.Now()))
+	c.M.Schedule(ev, max(c.LastStoreLands(), c.Now()))
 	return cpu.Next, done
 }
 
@@ -586,7 +586,7 @@ func (l *Spinlock) unlocked(id int, at sim.Time) {
 		l.serving++
 	}
 	l.holder = -1
-	l.w.M.Lines.Poke(l.Line, at)
+	l.w.M.Poke(l.Line, at)
 }
 
 func (l *Spinlock) release(id int) {

@@ -336,7 +336,7 @@ func TestQspinlockPendingPath(t *testing.T) {
 		}
 		used := 0
 		for c := range n {
-			if w.M.Lines.Line(fmt.Sprintf("lock/mcs_node.%d", c)) != nil {
+			if w.M.Line(fmt.Sprintf("lock/mcs_node.%d", c)) != nil {
 				used++
 			}
 		}

@@ -28,7 +28,7 @@ const (
 
 // NewPingPong returns a ball on line.
 func (w *World) NewPingPong(line *cacheline.Line, label cpu.Label) *PingPong {
-	return &PingPong{Line: line, Label: label, cas: make([]pingPongPhase, len(w.M.Cores))}
+	return &PingPong{Line: line, Label: label, cas: make([]pingPongPhase, w.M.NumCPUs())}
 }
 
 // PingPongStep takes the ball once: it returns when this CPU has passed it on.

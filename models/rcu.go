@@ -65,14 +65,14 @@ type expWaiter struct {
 }
 
 func newRCU(w *World) *RCU {
-	n := len(w.M.Cores)
+	n := w.M.NumCPUs()
 	r := &RCU{w: w, cpus: make([]rcuCPU, n), wakeEv: make([]sim.Event, n)}
 	r.startEv.Action = sim.ActionFunc(r.startGP)
 	r.fqsEv.Action = sim.ActionFunc(r.fqs)
 	r.endEv.Action = sim.ActionFunc(r.endGP)
 	r.tickEv.Action = sim.ActionFunc(r.tick)
 	for i := range r.wakeEv {
-		c := w.M.Cores[i]
+		c := w.M.Cores()[i]
 		r.wakeEv[i].Action = sim.ActionFunc(func(now sim.Time) { c.Wake(now, cpu.Next) })
 		r.cpus[i].krc.monitor.Action = sim.ActionFunc(func(now sim.Time) { r.kfreeMonitor(i, now) })
 	}
@@ -87,8 +87,7 @@ func (r *RCU) InReader(cpu int) (bool, sim.Time) {
 	return r.w.percpu[cpu].rcuDepth > 0, r.cpus[cpu].readFrom
 }
 
-func (r *RCU) eng() *sim.Engine        { return r.w.M.Eng }
-func (r *RCU) wakeup() sim.Time        { return r.w.M.Prof.Wakeup }
+func (r *RCU) wakeup() sim.Time        { return r.w.M.Profile().Wakeup }
 func (r *RCU) jiffy() sim.Time         { return r.w.Jiffy }
 func (r *RCU) k() *Kernel              { return &r.w.K }
 func (r *RCU) atTick(j int64) sim.Time { return sim.Time(j) * r.w.Jiffy }
@@ -107,7 +106,7 @@ func (r *RCU) request(now sim.Time) {
 		r.needMore = true
 	case !r.starting:
 		r.starting = true
-		r.eng().Schedule(&r.startEv, now+r.wakeup())
+		r.w.M.Schedule(&r.startEv, now+r.wakeup())
 	}
 }
 
@@ -142,12 +141,12 @@ func (r *RCU) sleepUntilFQS(now sim.Time, j int) {
 	if j > 0 {
 		at = r.atTick(r.w.Jiffies(now)+int64(j)) + r.wakeup()
 	}
-	r.eng().Schedule(&r.fqsEv, at)
+	r.w.M.Schedule(&r.fqsEv, at)
 }
 
 func (r *RCU) ensureTick(now sim.Time) {
 	if !r.tickEv.Scheduled() {
-		r.eng().Schedule(&r.tickEv, r.w.NextTick(now))
+		r.w.M.Schedule(&r.tickEv, r.w.NextTick(now))
 	}
 }
 
@@ -163,7 +162,7 @@ func (r *RCU) fqs(now sim.Time) {
 	first := r.scans == 0
 	r.scans++
 	r.Stats.FQSScans++
-	for i, c := range r.w.M.Cores {
+	for i, c := range r.w.M.Cores() {
 		s := &r.cpus[i]
 		if !s.pending {
 			continue
@@ -209,8 +208,8 @@ func (r *RCU) report(cpu int, now sim.Time, byScan bool) {
 		return
 	}
 	r.ending = true
-	r.eng().Unschedule(&r.fqsEv)
-	r.eng().Schedule(&r.endEv, now+r.wakeup())
+	r.w.M.Unschedule(&r.fqsEv)
+	r.w.M.Schedule(&r.endEv, now+r.wakeup())
 }
 
 // endGP is rcu_gp_cleanup: callbacks whose grace period this was become
@@ -220,7 +219,7 @@ func (r *RCU) report(cpu int, now sim.Time, byScan bool) {
 func (r *RCU) endGP(now sim.Time) {
 	r.active, r.ending = false, false
 	r.gpDone = r.gpSeq
-	r.eng().Unschedule(&r.fqsEv)
+	r.w.M.Unschedule(&r.fqsEv)
 	r.Stats.GracePeriods++
 	r.Stats.GPLatency.Record(int64(now - r.gpStart))
 	if r.Trace != nil {
@@ -263,7 +262,7 @@ func (r *RCU) tick(now sim.Time) {
 		r.cpuTick(i, now)
 	}
 	if r.active || r.starting || r.ncbs > 0 {
-		r.eng().Schedule(&r.tickEv, now+r.jiffy())
+		r.w.M.Schedule(&r.tickEv, now+r.jiffy())
 	}
 }
 
@@ -274,7 +273,7 @@ func (r *RCU) tick(now sim.Time) {
 // and invokes those whose grace period has ended.
 func (r *RCU) cpuTick(i int, now sim.Time) {
 	s := &r.cpus[i]
-	idle := r.idle(r.w.M.Cores[i])
+	idle := r.idle(r.w.M.Cores()[i])
 	if idle && (len(s.waiting)+len(s.ready) == 0 || !r.fastNoHZTick(s, now)) {
 		return // dyntick-idle: no tick at all
 	}
@@ -390,7 +389,7 @@ func (r *RCU) readersBefore(t sim.Time) bool {
 // anyBusy reports whether a CPU other than self is not idle: the expedited
 // grace period IPIs only those.
 func (r *RCU) anyBusy(self int) bool {
-	for i, c := range r.w.M.Cores {
+	for i, c := range r.w.M.Cores() {
 		if i != self && !r.idle(c) {
 			return true
 		}
@@ -402,7 +401,7 @@ func (r *RCU) anyBusy(self int) bool {
 // latency.
 func (r *RCU) resume(c *cpu.Core, kind CallKind, from, at sim.Time) {
 	r.Stats.Calls[kind].Record(int64(at - from))
-	r.eng().Schedule(&r.wakeEv[c.ID], at)
+	r.w.M.Schedule(&r.wakeEv[c.ID], at)
 }
 
 // sleep blocks c off-CPU from time from, charging the wait to label. The

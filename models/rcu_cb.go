@@ -243,7 +243,7 @@ func (r *RCU) kfree(c *cpu.Core, bytes int64, now sim.Time) {
 // armKfree is schedule_delayed_work(&krcp->monitor_work,
 // KFREE_DRAIN_JIFFIES): a timer at that tick, then a kworker wake-up.
 func (r *RCU) armKfree(b *kfreeBatch, now sim.Time) {
-	r.eng().Schedule(&b.monitor, r.atTick(r.w.Jiffies(now)+r.kfreeDrain())+r.wakeup())
+	r.w.M.Schedule(&b.monitor, r.atTick(r.w.Jiffies(now)+r.kfreeDrain())+r.wakeup())
 }
 
 // kfreeMonitor is kfree_rcu_monitor: the batch goes to queue_rcu_work if a
@@ -253,7 +253,7 @@ func (r *RCU) kfreeMonitor(cpu int, now sim.Time) {
 	b := &r.cpus[cpu].krc
 	if b.objs > 0 && b.inflight < kfreeNBatches {
 		mean := sim.Time(b.sumAt / float64(b.objs))
-		r.enqueue(callback{kind: cbKfreeBatch, call: KindKfreeRCU, core: r.w.M.Cores[cpu], bytes: b.bytes}, now, false)
+		r.enqueue(callback{kind: cbKfreeBatch, call: KindKfreeRCU, core: r.w.M.Cores()[cpu], bytes: b.bytes}, now, false)
 		// The batch's latency counts from its objects' mean queueing time.
 		s := &r.cpus[cpu]
 		s.waiting[len(s.waiting)-1].at = mean

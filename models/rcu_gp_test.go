@@ -249,7 +249,7 @@ func sweepRun(t *testing.T, k models.Kernel, ncpus int, calls int64) models.RCUC
 	w := newWorld(t, idleProfile(ncpus), 7, k)
 	J := sim.Second / sim.Time(k.HZ)
 	p := &cpu.Program{Name: "tc", Steps: []cpu.Step{
-		&randCompute{label: w.M.Label("tc"), short: J, long: J, longOneInN: 1},
+		&randCompute{r: sim.NewRand(7, 1), label: w.M.Label("tc"), short: J, long: J, longOneInN: 1},
 		&models.SynchronizeRCU{W: w, Label: w.M.Label("synchronize_rcu")},
 	}}
 	res, err := w.Run(models.RunSpec{Batch: &models.Batch{CPU: 0, Program: p, Ops: calls}, Limit: 1000 * sim.Second})

@@ -33,7 +33,7 @@ type rcuMonitor struct {
 }
 
 func newRCUMonitor(w *models.World) *rcuMonitor {
-	n := len(w.M.Cores)
+	n := w.M.NumCPUs()
 	m := &rcuMonitor{w: w, open: make([]sim.Time, n), snapshot: make([]sim.Time, n), gpStart: -1}
 	for i := range m.open {
 		m.open[i] = -1
@@ -125,10 +125,11 @@ func (m *rcuMonitor) checkFrees(now sim.Time) {
 	m.freed = freed
 }
 
-// randCompute is compute whose length is drawn from the machine's source: a
+// randCompute is compute whose length is drawn from the test's source: a
 // reader or a gap between readers, mostly short, now and then long enough to
 // hold a grace period up.
 type randCompute struct {
+	r          *sim.Rand
 	label      cpu.Label
 	short      sim.Time
 	long       sim.Time
@@ -136,7 +137,7 @@ type randCompute struct {
 }
 
 func (s *randCompute) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
-	r := c.M.Rand
+	r := s.r
 	d := sim.Time(r.IntN(int(s.short))) + 1
 	if r.IntN(s.longOneInN) == 0 {
 		d = sim.Time(r.IntN(int(s.long))) + 1
@@ -180,13 +181,14 @@ func TestRCUSafety(t *testing.T) {
 func checkRCUSafety(t *testing.T, k models.Kernel, mode string, openLoop bool, seed uint64) {
 	w := newWorld(t, testProfile(cpu.NoJitter), seed, k)
 	mon := newRCUMonitor(w)
+	r := sim.NewRand(seed, 1)
 	readers := &cpu.Program{Name: "reader", Steps: []cpu.Step{
 		&models.RCUReadLock{W: w},
 		probe(mon.enter),
-		&randCompute{label: w.M.Label("reader"), short: 5 * sim.Microsecond, long: 6 * sim.Millisecond, longOneInN: 40},
+		&randCompute{r: r, label: w.M.Label("reader"), short: 5 * sim.Microsecond, long: 6 * sim.Millisecond, longOneInN: 40},
 		probe(mon.exit),
 		&models.RCUReadUnlock{W: w},
-		&randCompute{label: w.M.Label("rx"), short: 5 * sim.Microsecond, long: sim.Microsecond, longOneInN: 1},
+		&randCompute{r: r, label: w.M.Label("rx"), short: 5 * sim.Microsecond, long: sim.Microsecond, longOneInN: 1},
 	}}
 	ops := int64(12)
 	steps := []cpu.Step{compute(w, "tc", 2*sim.Microsecond)}

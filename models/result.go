@@ -110,7 +110,7 @@ type OffCPU struct {
 
 func (w *World) result(d *driver, spec RunSpec) *Result {
 	m := w.M
-	now := m.Eng.Now()
+	now := m.Now()
 	from := m.Started()
 	var cores []int
 	res := &Result{Cores: []CoreResult{}, Profile: []LabelResult{}, Lines: []LineResult{}, Locks: []LockResult{}}
@@ -119,10 +119,10 @@ func (w *World) result(d *driver, spec RunSpec) *Result {
 	}
 	span := now - from
 	res.Seconds = span.Seconds()
-	res.GHz = m.Prof.GHz
+	res.GHz = m.Profile().GHz
 	if f := spec.Flood; f != nil {
 		for _, id := range f.CPUs {
-			c := m.Cores[id]
+			c := m.Cores()[id]
 			res.Packets += c.Completed
 			res.Cores = append(res.Cores, w.coreResult(c, "flood", span))
 		}
@@ -135,7 +135,7 @@ func (w *World) result(d *driver, spec RunSpec) *Result {
 	}
 	perOp := res.Packets
 	if b := spec.Batch; b != nil {
-		c := m.Cores[b.CPU]
+		c := m.Cores()[b.CPU]
 		res.Cores = append(res.Cores, w.coreResult(c, "batch", span))
 		br := &BatchResult{Ops: d.opsDone, Seconds: span.Seconds(), OffCPU: []OffCPU{},
 			MeanOpUs: d.opLatency.Mean() / float64(sim.Microsecond),
@@ -206,7 +206,7 @@ func (w *World) profile(cores []int, n uint64) []LabelResult {
 	for l, name := range m.Labels() {
 		lr := LabelResult{Label: name}
 		for _, id := range cores {
-			c := m.Cores[id]
+			c := m.Cores()[id]
 			lab := cpu.Label(l)
 			lr.WorkNs += c.Time(lab, cpu.Work).Nanoseconds()
 			lr.StallNs += c.Time(lab, cpu.Stall).Nanoseconds()
@@ -238,7 +238,7 @@ func (w *World) profile(cores []int, n uint64) []LabelResult {
 
 func (w *World) lineResults(n uint64) []LineResult {
 	out := []LineResult{}
-	for _, l := range w.M.Lines.Lines() {
+	for _, l := range w.M.Lines() {
 		st := &l.Stats
 		if st.Accesses == 0 {
 			continue

@@ -39,11 +39,11 @@ const (
 
 // NewRWLock adds an rwlock whose word is the line called name.
 func (w *World) NewRWLock(name, read, write string) (*RWLock, error) {
-	line, err := w.M.Lines.NewLine(name, false)
+	line, err := w.M.NewLine(name, false)
 	if err != nil {
 		return nil, err
 	}
-	n := len(w.M.Cores)
+	n := w.M.NumCPUs()
 	l := &RWLock{w: w, Name: name, Line: line, Read: w.M.Label(read), Write: w.M.Label(write),
 		readers: make([]int, n), writer: -1, phase: make([]rwPhase, n)}
 	w.locks = append(w.locks, l)
@@ -186,7 +186,7 @@ type Mutex struct {
 
 // NewMutex adds a mutex whose word is the line called name.
 func (w *World) NewMutex(name, label string) (*Mutex, error) {
-	line, err := w.M.Lines.NewLine(name, false)
+	line, err := w.M.NewLine(name, false)
 	if err != nil {
 		return nil, err
 	}
@@ -253,7 +253,7 @@ func (s *MutexUnlockStep) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
 		m.holder = next.ID
 		w.percpu[next.ID].mutexHeld++
 		w.percpu[next.ID].waitFor = nil
-		next.Wake(done+w.M.Prof.Wakeup, cpu.Next)
+		next.Wake(done+w.M.Profile().Wakeup, cpu.Next)
 	}
 	return cpu.Next, done
 }

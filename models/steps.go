@@ -21,7 +21,7 @@ func (s *SleepStep) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
 	}
 	now := c.Now()
 	w.sleep(c, now, s.Label)
-	w.M.Eng.Schedule(&w.RCU.wakeEv[c.ID], now+s.D)
+	w.M.Schedule(&w.RCU.wakeEv[c.ID], now+s.D)
 	return cpu.Block, 0
 }
 

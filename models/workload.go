@@ -133,7 +133,7 @@ func (d *driver) ProgramDone(c *cpu.Core, now sim.Time) bool {
 			d.finished = true
 			d.batchEnd = now
 			w.RCU.contextSwitch(c, now)
-			w.M.Eng.Cancel()
+			w.M.Cancel()
 			return false
 		}
 		w.RCU.boundary(c, now)
@@ -170,7 +170,7 @@ func (d *driver) onArrival(c *cpu.Core, now sim.Time) {
 		d.dropped++
 	}
 	mean := sim.FromSeconds(1 / d.flood.Rate)
-	d.w.M.Eng.Schedule(&d.arrive[c.ID], now+d.w.M.Rand.Exp(mean))
+	d.w.M.Schedule(&d.arrive[c.ID], now+d.w.M.Exp(mean))
 }
 
 // Run runs spec on the world and reports what happened in the measured
@@ -181,7 +181,7 @@ func (w *World) Run(spec RunSpec) (*Result, error) {
 	}
 	m := w.M
 	d := &driver{w: w, flood: spec.Flood, batch: spec.Batch}
-	n := len(m.Cores)
+	n := m.NumCPUs()
 	if f := spec.Flood; f != nil {
 		if f.Rate < 0 || f.Ring < 0 {
 			return nil, fmt.Errorf("models: flood rate and ring must not be negative")
@@ -200,7 +200,7 @@ func (w *World) Run(spec RunSpec) (*Result, error) {
 			if spec.Batch != nil && spec.Batch.CPU == id {
 				return nil, fmt.Errorf("models: cpu %d runs both the flood and the batch; give the batch a cpu of its own", id)
 			}
-			c := m.Cores[id]
+			c := m.Cores()[id]
 			c.Load(f.Program, d)
 			if f.Rate == 0 {
 				c.Start(0)
@@ -208,7 +208,7 @@ func (w *World) Run(spec RunSpec) (*Result, error) {
 			}
 			c.Load(f.Program, d)
 			d.arrive[id].Action = sim.ActionFunc(func(now sim.Time) { d.onArrival(c, now) })
-			m.Eng.Schedule(&d.arrive[id], m.Rand.Exp(sim.FromSeconds(1/f.Rate)))
+			m.Schedule(&d.arrive[id], m.Exp(sim.FromSeconds(1/f.Rate)))
 		}
 	}
 	ctl := sim.Control{Warmup: spec.Warmup, Until: spec.Warmup + spec.Duration, MaxEvents: spec.MaxEvents}
@@ -219,7 +219,7 @@ func (w *World) Run(spec RunSpec) (*Result, error) {
 		if b.Ops <= 0 {
 			return nil, fmt.Errorf("models: batch of %d operations; give at least 1", b.Ops)
 		}
-		c := m.Cores[b.CPU]
+		c := m.Cores()[b.CPU]
 		w.percpu[b.CPU].kind = userCore
 		c.Load(b.Program, d)
 		start := spec.Warmup
@@ -246,7 +246,7 @@ func (w *World) Run(spec RunSpec) (*Result, error) {
 		err = nil
 	}
 	if errors.Is(err, sim.ErrEventLimit) {
-		err = fmt.Errorf("models: the run reached its bound of %d simulated events (a step run ahead of the clock counts as one) at %v of simulated time, before its end at %v: %w", spec.MaxEvents, m.Eng.Now(), ctl.Until, err)
+		err = fmt.Errorf("models: the run reached its bound of %d simulated events (a step run ahead of the clock counts as one) at %v of simulated time, before its end at %v: %w", spec.MaxEvents, m.Now(), ctl.Until, err)
 	}
 	if err != nil {
 		return nil, err
@@ -282,7 +282,7 @@ func (w *World) observe(d *driver, spec RunSpec) {
 	}
 	sample.States = make([][cpu.NumStates]sim.Time, len(sample.CPUs))
 	var shared []*cacheline.Line
-	for _, l := range m.Lines.Lines() {
+	for _, l := range m.Lines() {
 		if !l.PerCPU {
 			shared = append(shared, l)
 			sample.Lines = append(sample.Lines, l.Name)
@@ -290,13 +290,13 @@ func (w *World) observe(d *driver, spec RunSpec) {
 		}
 	}
 	sample.LockWait = w.lockWait[:]
-	m.Eng.Observe(spec.SampleEvery, func(now sim.Time) {
+	m.Observe(spec.SampleEvery, func(now sim.Time) {
 		sample.Now = now
 		for i := range sample.Packets {
-			sample.Packets[i] = m.Cores[spec.Flood.CPUs[i]].Completed
+			sample.Packets[i] = m.Cores()[spec.Flood.CPUs[i]].Completed
 		}
 		for i, id := range sample.CPUs {
-			c := m.Cores[id]
+			c := m.Cores()[id]
 			for s := range cpu.State(cpu.NumStates) {
 				sample.States[i][s] = 0
 				for l := range m.Labels() {

@@ -50,11 +50,11 @@ type locker interface {
 
 // NewWorld puts kernel mechanisms on m.
 func NewWorld(m *cpu.Machine, k Kernel) (*World, error) {
-	if err := k.fill(len(m.Cores)); err != nil {
+	if err := k.fill(m.NumCPUs()); err != nil {
 		return nil, err
 	}
 	w := &World{M: m, K: k, Jiffy: sim.Second / sim.Time(k.HZ)}
-	w.percpu = make([]coreState, len(m.Cores))
+	w.percpu = make([]coreState, m.NumCPUs())
 	w.RCU = newRCU(w)
 	return w, nil
 }

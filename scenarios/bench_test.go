@@ -32,7 +32,7 @@ func BenchmarkIngressLocklessTwoCores(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		events += w.M.Eng.Fired()
+		events += w.M.Fired()
 		packets += res.Packets
 	}
 	b.ReportMetric(float64(events)/float64(packets), "events/packet")

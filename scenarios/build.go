@@ -218,7 +218,7 @@ func (s *Scenario) machine(prof Profile, wl Workload, seed int64) (*cpu.Machine,
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", s.Name, err)
 	}
-	ncpu := len(m.Cores)
+	ncpu := m.NumCPUs()
 	needed := wl.Cores
 	if wl.Kind == WorkloadBoth {
 		needed++
@@ -284,7 +284,7 @@ func (s *Scenario) VariantNames() []string {
 func (b *builder) declare() error {
 	w := b.w
 	for _, l := range b.s.Lines {
-		line, err := w.M.Lines.NewLine(l.Name, l.PerCPU)
+		line, err := w.M.NewLine(l.Name, l.PerCPU)
 		if err != nil {
 			return err
 		}
@@ -344,14 +344,14 @@ func (b *builder) time(s string) sim.Time {
 // the point needs, all of them on the machine.
 func cpuOrder(wl Workload, m *cpu.Machine, needed int) ([]int, error) {
 	if wl.CPUs == nil {
-		return m.Topo.Order(wl.Placement), nil
+		return m.Topology().Order(wl.Placement), nil
 	}
 	if len(wl.CPUs) < needed {
 		return nil, fmt.Errorf("workload cpus lists %d CPUs, but this point needs %d; list more CPUs or run fewer cores", len(wl.CPUs), needed)
 	}
 	for _, c := range wl.CPUs {
-		if c >= len(m.Cores) {
-			return nil, fmt.Errorf("workload cpus names CPU %d, but the machine has CPUs 0-%d; fix the list or use a bigger profile", c, len(m.Cores)-1)
+		if c >= m.NumCPUs() {
+			return nil, fmt.Errorf("workload cpus names CPU %d, but the machine has CPUs 0-%d; fix the list or use a bigger profile", c, m.NumCPUs()-1)
 		}
 	}
 	return wl.CPUs, nil

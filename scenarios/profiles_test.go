@@ -96,7 +96,7 @@ func oneWay(t *testing.T, p cpu.Profile, a, b int) sim.Time {
 	if err != nil {
 		t.Fatal(err)
 	}
-	line, err := m.Lines.NewLine("ball", false)
+	line, err := m.NewLine("ball", false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"contend/cpu"
 	"contend/models"
 	"contend/scenarios"
 	"contend/sim"
@@ -62,7 +63,7 @@ type run struct {
 	mu       sync.Mutex
 	watchers []*client
 	stopped  bool
-	eng      *sim.Engine // of the replication in progress, to cancel it
+	machine  *cpu.Machine // of the replication in progress, to cancel it
 }
 
 func newHub(maxRuns int, now func() time.Time) *hub {
@@ -146,17 +147,17 @@ func (r *run) stop() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.stopped = true
-	if r.eng != nil {
-		r.eng.Cancel()
+	if r.machine != nil {
+		r.machine.Cancel()
 	}
 }
 
-// attach records the engine of the replication about to run; it reports
+// attach records the machine of the replication about to run; it reports
 // false if the run was stopped meanwhile.
-func (r *run) attach(e *sim.Engine) bool {
+func (r *run) attach(m *cpu.Machine) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.eng = e
+	r.machine = m
 	return !r.stopped
 }
 
@@ -241,7 +242,7 @@ func (h *hub) simulate(r *run, j *job) {
 			}
 		}
 		if err == nil {
-			if !r.attach(w.M.Eng) {
+			if !r.attach(w.M) {
 				return
 			}
 			results[i], err = w.Run(spec)
@@ -300,7 +301,7 @@ func started(id string, j *job, w *models.World, spec models.RunSpec, reps int) 
 	if spec.Batch != nil {
 		st.CPUs = append(st.CPUs, spec.Batch.CPU)
 	}
-	for _, l := range w.M.Lines.Lines() {
+	for _, l := range w.M.Lines() {
 		if !l.PerCPU {
 			st.Lines = append(st.Lines, l.Name)
 		}

@@ -62,7 +62,7 @@ func (h *hub) sweep(r *run, sc *scenarios.Scenario, se *scenarios.Series, seed i
 			if err != nil {
 				return nil, err
 			}
-			if !r.attach(w.M.Eng) {
+			if !r.attach(w.M) {
 				return nil, errStopped
 			}
 			if out[i], err = w.Run(spec); err != nil {

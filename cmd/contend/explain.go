@@ -135,7 +135,7 @@ func writeExplain(buf *bytes.Buffer, s *scenarios.Scenario, se *scenarios.Series
 		fmt.Fprintf(buf, "  (no shared line was touched)\n")
 	}
 	writeRCUWhy(buf, w, res)
-	prof := w.M.Prof
+	prof := w.M.Profile()
 	lines := map[string]models.LineResult{}
 	for _, l := range res.Lines {
 		lines[l.Name] = l
@@ -274,6 +274,6 @@ func phaseWhy(k models.Kernel, i int) string {
 func writePlacement(buf *bytes.Buffer, w *models.World, res *models.Result) {
 	fmt.Fprintf(buf, "CPUs:\n")
 	for _, c := range res.Cores {
-		fmt.Fprintf(buf, "  cpu %d (%s): %s\n", c.CPU, c.Role, w.M.Topo.Where(c.CPU))
+		fmt.Fprintf(buf, "  cpu %d (%s): %s\n", c.CPU, c.Role, w.M.Topology().Where(c.CPU))
 	}
 }
