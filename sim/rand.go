@@ -8,17 +8,23 @@ import (
 // Rand is a seeded random source. Every model receives one; nothing in contend
 // uses a global source, so a seed fixes a run.
 type Rand struct {
-	r *rand.Rand
+	// A jittered run draws on every step: Float64 calls pcg itself, which
+	// the compiler inlines, where r would call it through its Source
+	// interface. Both draw from the one stream.
+	pcg *rand.PCG
+	r   *rand.Rand
 }
 
 // NewRand returns a source for seed. Stream separates independent sources
 // drawn from one seed (one per replication, say).
 func NewRand(seed, stream uint64) *Rand {
-	return &Rand{r: rand.New(rand.NewPCG(seed, stream^0x9e3779b97f4a7c15))}
+	pcg := rand.NewPCG(seed, stream^0x9e3779b97f4a7c15)
+	return &Rand{pcg: pcg, r: rand.New(pcg)}
 }
 
-// Float64 returns a uniform value in [0, 1).
-func (r *Rand) Float64() float64 { return r.r.Float64() }
+// Float64 returns a uniform value in [0, 1), computed as math/rand/v2's
+// Float64 computes it.
+func (r *Rand) Float64() float64 { return float64(r.pcg.Uint64()<<11>>11) / (1 << 53) }
 
 // IntN returns a uniform value in [0, n).
 func (r *Rand) IntN(n int) int { return r.r.IntN(n) }
