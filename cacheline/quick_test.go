@@ -200,9 +200,9 @@ func TestAccessMatchesReference(t *testing.T) {
 			switch {
 			case res.Done < now:
 				return fail("done %v before it was asked", res.Done)
-			case res.Hit != hit || res.Done != done || res.From != from:
+			case res.Hit() != hit || res.Done != done || res.From != from:
 				return fail("result %+v, reference hit=%v done=%v from=%v", res, hit, done, from)
-			case res.Hit != (res.Transfer == 0 && res.Queued == 0 && res.Done == now):
+			case res.Hit() != (res.Transfer == 0 && res.Queued == 0 && res.Done == now):
 				return fail("result %+v mixes hit and miss", res)
 			case !l.Holds(a.Core) && !ref.graced:
 				return fail("requesting cpu does not hold the line afterwards")

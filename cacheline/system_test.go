@@ -66,7 +66,7 @@ func TestSharedLoadsThenStore(t *testing.T) {
 	before := l.Stats.Transfers
 	for range 3 {
 		for c := range sharers {
-			if r := s.Access(step(), c, l, cacheline.Load, 0); !r.Hit || r.Done != now {
+			if r := s.Access(step(), c, l, cacheline.Load, 0); !r.Hit() || r.Done != now {
 				t.Fatalf("reload by cpu %d of a shared line = %+v, want a hit at %v", c, r, now)
 			}
 		}
@@ -81,7 +81,7 @@ func TestSharedLoadsThenStore(t *testing.T) {
 	if got := l.Stats.Invalidations - inv; got != sharers-1 {
 		t.Fatalf("store invalidated %d copies, want %d (every sharer but the writer)", got, sharers-1)
 	}
-	if r.Hit || l.Owner() != writer || len(l.Sharers()) != 0 {
+	if r.Hit() || l.Owner() != writer || len(l.Sharers()) != 0 {
 		t.Fatalf("after store: result %+v, owner %d, sharers %v; want a miss, owner %d, no sharers", r, l.Owner(), l.Sharers(), writer)
 	}
 
