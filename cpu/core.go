@@ -63,6 +63,7 @@ type Core struct {
 	ev      sim.Event
 	prog    *Program
 	driver  Driver
+	runOn   AheadDriver // driver, if it is an AheadDriver: asked at every program's end
 	pc      int
 	advance bool
 	running bool
@@ -113,6 +114,7 @@ func (c *Core) Running() bool { return c.running }
 // Load sets the program and driver; Start begins it.
 func (c *Core) Load(p *Program, d Driver) {
 	c.prog, c.driver, c.pc, c.advance = p, d, 0, false
+	c.runOn, _ = d.(AheadDriver)
 }
 
 // Start begins the program at at (from its first step).
@@ -215,14 +217,24 @@ func (c *Core) runsAhead(at, from sim.Time) bool {
 	}
 	next := c.pc + 1
 	if next >= len(c.prog.Steps) {
-		d, ok := c.driver.(AheadDriver)
-		if !ok || !d.RunsAhead(c) {
+		if c.runOn == nil || !c.runOn.RunsAhead(c) {
 			return false
 		}
 		next = 0
 	}
-	s, ok := c.prog.Steps[next].(interface{ local() bool })
-	return ok && s.local()
+	return local(c.prog.Steps[next])
+}
+
+// local reports whether s touches nothing another core sees. A type switch,
+// not an interface method: it is asked after nearly every step.
+func local(s Step) bool {
+	switch s := s.(type) {
+	case *ComputeStep:
+		return true
+	case *AccessStep:
+		return s.Line.PerCPU
+	}
+	return false
 }
 
 const maxInlineSteps = 1 << 20
@@ -370,14 +382,22 @@ func (c *Core) storeSlot(label Label, now sim.Time, stall State) sim.Time {
 	return now
 }
 
+// The ring wraps by a compare, not a modulo: a division by the buffer's
+// size on every store would cost more than the rest of the store.
 func (c *Core) pushStore(commit sim.Time) {
-	c.sb[(c.sbHead+c.sbCount)%len(c.sb)] = commit
+	i := c.sbHead + c.sbCount
+	if i >= len(c.sb) {
+		i -= len(c.sb)
+	}
+	c.sb[i] = commit
 	c.sbCount++
 	c.drained = commit
 }
 
 func (c *Core) popStore() {
-	c.sbHead = (c.sbHead + 1) % len(c.sb)
+	if c.sbHead++; c.sbHead == len(c.sb) {
+		c.sbHead = 0
+	}
 	c.sbCount--
 }
 
@@ -413,8 +433,6 @@ type ComputeStep struct {
 // Exec implements Step.
 func (s *ComputeStep) Exec(c *Core) (Outcome, sim.Time) { return Next, c.Compute(s.Label, s.D) }
 
-func (s *ComputeStep) local() bool { return true }
-
 // AccessStep is a load, store or atomic RMW on a line.
 type AccessStep struct {
 	Label Label
@@ -424,8 +442,6 @@ type AccessStep struct {
 
 // Exec implements Step.
 func (s *AccessStep) Exec(c *Core) (Outcome, sim.Time) { return Next, c.Access(s.Label, s.Line, s.Op) }
-
-func (s *AccessStep) local() bool { return s.Line.PerCPU }
 
 // ClosedLoop restarts every program as soon as it finishes.
 type ClosedLoop struct{}
