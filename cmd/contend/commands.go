@@ -54,6 +54,9 @@ type table struct {
 	// Unmeasured lists the variants with no reference point for this
 	// metric: their columns are predictions only.
 	Unmeasured []string `json:"unmeasured"`
+	// Intervals holds each value's median and 90% interval ([x][variant])
+	// when the profile's spread was sampled (--uncertainty).
+	Intervals [][]bounds `json:"intervals,omitempty"`
 }
 
 // unmeasured returns the variants of se with no reference for metric.
@@ -142,6 +145,7 @@ func runTables(name string, sweep bool, args []string, stdout, stderr io.Writer)
 	fs := newFlags(name, &o, stderr, "text", "csv", "json")
 	profileFlag(fs, &o)
 	seriesName := fs.String("series", "", "only this series")
+	samples := samplesFlag(fs, "every value")
 	var sh shardFlags
 	if sweep {
 		sh.declare(fs)
@@ -152,9 +156,15 @@ func runTables(name string, sweep bool, args []string, stdout, stderr io.Writer)
 	if fs.NArg() == 0 {
 		return fmt.Errorf("name a scenario: contend %s ingress (see contend list)", name)
 	}
+	if err := checkSamples(*samples); err != nil {
+		return err
+	}
 	slice, err := sh.slice()
 	if err != nil {
 		return err
+	}
+	if slice != nil && *samples > 0 {
+		return fmt.Errorf("--uncertainty with --shard: a shard holds one prediction per point; sample the spread without --shard")
 	}
 	p, err := planTables(fs.Args(), *seriesName, sweep, &o)
 	if err != nil {
@@ -168,7 +178,17 @@ func runTables(name string, sweep bool, args []string, stdout, stderr io.Writer)
 	if slice != nil {
 		err = writeJSON(&buf, p.shard(*slice, o.format, o.seed, values))
 	} else {
-		err = renderTables(&buf, o.format, p.tables(values))
+		tables := p.tables(values)
+		if *samples > 0 {
+			ivs, err := p.intervals(*samples, o.jobs, progress(&o, name))
+			if err != nil {
+				return err
+			}
+			for i := range tables {
+				tables[i].Intervals = ivs[i]
+			}
+		}
+		err = renderTables(&buf, o.format, tables)
 	}
 	if err != nil {
 		return err
@@ -184,11 +204,21 @@ func renderTables(buf *bytes.Buffer, format string, tables []table) error {
 		return writeJSON(buf, tables)
 	case "csv":
 		w := csv.NewWriter(buf)
-		w.Write([]string{"series", "profile", "variant", "axis", "x", "metric", "unit", "value"})
+		head := []string{"series", "profile", "variant", "axis", "x", "metric", "unit", "value"}
+		sampled := len(tables) > 0 && tables[0].Intervals != nil
+		if sampled {
+			head = append(head, "median", "low_5pct", "high_95pct")
+		}
+		w.Write(head)
 		for _, t := range tables {
 			for i, x := range t.X {
 				for j, v := range t.Variants {
-					w.Write([]string{t.Series, t.Profile, v, t.Axis, num(x), t.Metric, t.Unit, num(t.Values[i][j])})
+					rec := []string{t.Series, t.Profile, v, t.Axis, num(x), t.Metric, t.Unit, num(t.Values[i][j])}
+					if sampled {
+						b := t.Intervals[i][j]
+						rec = append(rec, num(b.Median), num(b.Low), num(b.High))
+					}
+					w.Write(rec)
 				}
 			}
 		}
@@ -234,9 +264,32 @@ func writeTable(buf *bytes.Buffer, t table) {
 		fmt.Fprintln(tw)
 	}
 	tw.Flush()
+	if t.Intervals != nil {
+		writeIntervals(buf, t)
+	}
 	if len(t.Unmeasured) > 0 && len(t.Unmeasured) < len(t.Variants) {
 		fmt.Fprintf(buf, "  no published %s for %s: predictions only\n", t.Metric, strings.Join(t.Unmeasured, ", "))
 	}
+}
+
+// writeIntervals lays out a table's medians and 90% intervals as the table
+// itself is laid out.
+func writeIntervals(buf *bytes.Buffer, t table) {
+	fmt.Fprintf(buf, "  median and 90%% interval over the profile's spread:\n")
+	tw := tabwriter.NewWriter(buf, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "%s\t", t.Axis)
+	for _, v := range t.Variants {
+		fmt.Fprintf(tw, "%s\t", v)
+	}
+	fmt.Fprintln(tw)
+	for i, x := range t.X {
+		fmt.Fprintf(tw, "%s\t", num(x))
+		for _, b := range t.Intervals[i] {
+			fmt.Fprintf(tw, "%s (%s – %s)\t", fixed(b.Median), fixed(b.Low), fixed(b.High))
+		}
+		fmt.Fprintln(tw)
+	}
+	tw.Flush()
 }
 
 // signed prints v with a sign and prec decimals; a value that rounds to zero
@@ -270,12 +323,12 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	var o options
 	fs := newFlags("validate", &o, stderr, "text", "csv", "json")
 	profileFlag(fs, &o)
-	samples := fs.Int("uncertainty", 0, "also predict each figure `N` times over the spread of the profile's values (\"45ns ± 4ns\") and the seed, by Latin hypercube: its median, 90% interval and whether the measured figure is inside")
+	samples := samplesFlag(fs, "each figure (and say whether the measured one is inside its interval)")
 	if err := parse(fs, &o, args); err != nil {
 		return err
 	}
-	if *samples < 0 || *samples == 1 {
-		return fmt.Errorf("--uncertainty %d: give at least 2 samples (20 or more for a useful 90%% interval), or 0 for none", *samples)
+	if err := checkSamples(*samples); err != nil {
+		return err
 	}
 	var ivs []interval
 	names := fs.Args()

@@ -129,10 +129,16 @@ func (p *sweepPlan) simulate(slice *shardSlice, jobs int, progress func(done, to
 			todo = append(todo, i)
 		}
 	}
-	values := make([][]float64, len(p.points))
+	return p.run(p.points, todo, jobs, progress)
+}
+
+// run simulates pts[i] for every i of todo and returns each one's metrics,
+// nil for the points not in todo.
+func (p *sweepPlan) run(pts []planPoint, todo []int, jobs int, progress func(done, total int)) ([][]float64, error) {
+	values := make([][]float64, len(pts))
 	err := parallel(len(todo), jobs, progress, func(k int) error {
 		i := todo[k]
-		pt := p.points[i]
+		pt := pts[i]
 		g := &p.Groups[pt.group]
 		s := p.scens[g.Scenario]
 		r, err := s.Simulate(pt.Point)
@@ -149,6 +155,50 @@ func (p *sweepPlan) simulate(slice *shardSlice, jobs int, progress func(done, to
 		return nil
 	})
 	return values, err
+}
+
+// intervals simulates the plan n more times, each time with one draw of
+// every series' profile (see draws), and returns, for each cell of each of
+// tables' tables, the median and 90% interval of its value.
+func (p *sweepPlan) intervals(n, jobs int, progress func(done, total int)) ([][][]bounds, error) {
+	drawn := map[*scenarios.Series][]draw{}
+	var pts []planPoint
+	var todo []int
+	for k := range n {
+		for _, pt := range p.points {
+			base := p.Scenarios[p.Groups[pt.group].Scenario].Seed
+			if drawn[pt.Series] == nil {
+				drawn[pt.Series] = draws(p.scens[p.Groups[pt.group].Scenario], pt.Series, base, n)
+			}
+			d := drawn[pt.Series][k]
+			pt.Overrides, pt.Seed = d.over, d.seed+pt.Seed-base // the replication keeps its offset
+			todo = append(todo, len(pts))
+			pts = append(pts, pt)
+		}
+	}
+	values, err := p.run(pts, todo, jobs, progress)
+	if err != nil {
+		return nil, err
+	}
+	samples := make([][]table, n)
+	for k := range samples {
+		samples[k] = p.tables(values[k*len(p.points) : (k+1)*len(p.points)])
+	}
+	out := make([][][]bounds, len(samples[0]))
+	for ti, t := range samples[0] {
+		out[ti] = make([][]bounds, len(t.X))
+		for i := range t.X {
+			out[ti][i] = make([]bounds, len(t.Variants))
+			for j := range t.Variants {
+				cell := make([]float64, n)
+				for k := range samples {
+					cell[k] = samples[k][ti].Values[i][j]
+				}
+				out[ti][i][j] = summarize(cell)
+			}
+		}
+	}
+	return out, nil
 }
 
 // tables averages each point's metrics over its replications, in the order

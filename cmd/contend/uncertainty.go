@@ -1,6 +1,8 @@
 package main
 
 import (
+	"flag"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -10,12 +12,18 @@ import (
 	"contend/scenarios"
 )
 
-// interval is the spread of one prediction over the samples of the profile.
-type interval struct {
+// bounds is the spread of one prediction over the samples of the profile.
+type bounds struct {
 	Median float64 `json:"median"`
 	Low    float64 `json:"low"`  // 5th percentile
 	High   float64 `json:"high"` // 95th percentile
-	Inside bool    `json:"inside"`
+}
+
+// interval is a reference's bounds and whether the measured figure is
+// inside them.
+type interval struct {
+	bounds
+	Inside bool `json:"inside"`
 }
 
 // latinHypercube draws n samples of d values in [0, 1): each value's n
@@ -34,22 +42,59 @@ func latinHypercube(rng *rand.Rand, n, d int) [][]float64 {
 	return out
 }
 
-// intervals predicts the references of se n times, each with the profile's
-// spread values drawn by Latin hypercube (normal, their spread one standard
-// deviation, never below 0) and its own seed, and returns for each row of
-// Predict the median and 90% interval of its prediction (empirical
-// quantiles: each bound is one of the predictions).
-func intervals(s *scenarios.Scenario, se *scenarios.Series, seed int64, n int, run scenarios.Runner) ([]interval, error) {
+// draw is one sample of a series' profile: its values with a spread, drawn
+// by Latin hypercube (normal, the spread one standard deviation, never below
+// 0), as Overrides, and a seed of its own.
+type draw struct {
+	over map[string]float64
+	seed int64
+}
+
+// draws returns n draws of se's profile; a draw's replications take the
+// seeds after its own.
+func draws(s *scenarios.Scenario, se *scenarios.Series, seed int64, n int) []draw {
 	unc := s.Uncertain(se)
 	rng := rand.New(rand.NewPCG(uint64(seed), uint64(len(unc))))
-	var preds [][]float64 // [row][sample]
-	var measured []float64
+	out := make([]draw, n)
 	for k, u := range latinHypercube(rng, n, len(unc)) {
 		over := map[string]float64{}
 		for j, x := range unc {
 			over[x.Key] = math.Max(0, x.Value+x.SD*math.Sqrt2*math.Erfinv(2*u[j]-1))
 		}
-		rows, err := s.Predict(se, seed+int64(k*max(s.Run.Replications, 1)), over, run)
+		out[k] = draw{over, seed + int64(k*max(s.Run.Replications, 1))}
+	}
+	return out
+}
+
+// summarize returns the median and 90% interval of samples (empirical
+// quantiles: each bound is one of the samples). It sorts samples.
+func summarize(samples []float64) bounds {
+	slices.Sort(samples)
+	return bounds{Median: stat.Quantile(0.5, stat.Empirical, samples, nil),
+		Low: stat.Quantile(0.05, stat.Empirical, samples, nil), High: stat.Quantile(0.95, stat.Empirical, samples, nil)}
+}
+
+// samplesFlag declares --uncertainty for a command that predicts what.
+func samplesFlag(fs *flag.FlagSet, what string) *int {
+	return fs.Int("uncertainty", 0, "also predict "+what+" `N` times over the spread of the profile's values (\"45ns ± 4ns\") and the seed, by Latin hypercube: its median and 90% interval")
+}
+
+// checkSamples refuses a sample count that gives no interval.
+func checkSamples(n int) error {
+	if n < 0 || n == 1 {
+		return fmt.Errorf("--uncertainty %d: give at least 2 samples (20 or more for a useful 90%% interval), or 0 for none", n)
+	}
+	return nil
+}
+
+// intervals predicts the references of se n times, one per draw, and
+// returns for each row of Predict the median and 90% interval of its
+// prediction and whether the measured figure falls inside.
+func intervals(s *scenarios.Scenario, se *scenarios.Series, seed int64, n int, run scenarios.Runner) ([]interval, error) {
+	var preds [][]float64 // [row][sample]
+	var measured []float64
+	for _, d := range draws(s, se, seed, n) {
+		rows, err := s.Predict(se, d.seed, d.over, run)
 		if err != nil {
 			return nil, err
 		}
@@ -65,11 +110,8 @@ func intervals(s *scenarios.Scenario, se *scenarios.Series, seed int64, n int, r
 	}
 	out := make([]interval, len(preds))
 	for i, p := range preds {
-		slices.Sort(p)
-		iv := interval{Median: stat.Quantile(0.5, stat.Empirical, p, nil),
-			Low: stat.Quantile(0.05, stat.Empirical, p, nil), High: stat.Quantile(0.95, stat.Empirical, p, nil)}
-		iv.Inside = iv.Low <= measured[i] && measured[i] <= iv.High
-		out[i] = iv
+		b := summarize(p)
+		out[i] = interval{b, b.Low <= measured[i] && measured[i] <= b.High}
 	}
 	return out, nil
 }

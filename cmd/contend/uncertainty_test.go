@@ -8,11 +8,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"contend/scenarios"
 )
 
-// intervalsWith validates testdata/uncertain.toml with same_socket written
-// as value and returns each row's interval.
-func intervalsWith(t *testing.T, value string) []rowInterval {
+// uncertainWith writes testdata/uncertain.toml with same_socket written as
+// value and returns its path.
+func uncertainWith(t *testing.T, value string) string {
 	t.Helper()
 	src, err := os.ReadFile("testdata/uncertain.toml")
 	if err != nil {
@@ -22,6 +24,15 @@ func intervalsWith(t *testing.T, value string) []rowInterval {
 	if err := os.WriteFile(path, []byte(strings.Replace(string(src), "SPREAD", value, 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return path
+}
+
+// intervalsWith validates testdata/uncertain.toml with same_socket written
+// as value, and runs it, and returns the interval of each reference and
+// then of each value of run's tables.
+func intervalsWith(t *testing.T, value string) []rowInterval {
+	t.Helper()
+	path := uncertainWith(t, value)
 	var rows []rowInterval
 	if err := json.Unmarshal([]byte(mustRun(t, "validate", path, "--uncertainty", "24", "--format", "json")), &rows); err != nil {
 		t.Fatal(err)
@@ -29,11 +40,26 @@ func intervalsWith(t *testing.T, value string) []rowInterval {
 	if len(rows) != 2 {
 		t.Fatalf("%d rows; want the 2 references", len(rows))
 	}
+	var tables []table
+	if err := json.Unmarshal([]byte(mustRun(t, "run", path, "--uncertainty", "24", "--format", "json")), &tables); err != nil {
+		t.Fatal(err)
+	}
+	for _, tb := range tables {
+		for i := range tb.X {
+			for j := range tb.Variants {
+				rows = append(rows, rowInterval{scenarios.Row{Predicted: tb.Values[i][j]}, interval{bounds: tb.Intervals[i][j]}})
+			}
+		}
+	}
+	if len(rows) != 3 {
+		t.Fatalf("%d intervals; want the 2 references and the one value of run's table", len(rows))
+	}
 	return rows
 }
 
 // Without jitter and without spread every sample is the prediction itself;
-// a wider spread of the transfer time widens every interval.
+// a wider spread of the transfer time widens every interval, of validate's
+// references and of run's values alike.
 func TestIntervalsGrowWithSpread(t *testing.T) {
 	var last []float64
 	for _, v := range []string{"45ns", "45ns ± 0ns", "45ns ± 2ns", "45ns ± 8ns"} {
@@ -89,6 +115,8 @@ func TestUncertaintyErrors(t *testing.T) {
 		{[]string{"validate", "ingress", "--uncertainty", "1"}, "--uncertainty 1: give at least 2 samples"},
 		{[]string{"validate", "ingress", "--uncertainty", "-3"}, "--uncertainty -3: give at least 2 samples"},
 		{[]string{"validate", bad, "--uncertainty", "4"}, "u.toml:13:1: profile.box.same_socket spread: negative duration"},
+		{[]string{"run", "ingress", "--uncertainty", "1"}, "--uncertainty 1: give at least 2 samples"},
+		{[]string{"sweep", "ingress", "--shard", "0/2", "--uncertainty", "4"}, "--uncertainty with --shard"},
 	} {
 		_, errOut, code := contend(t, tc.args...)
 		if code != 1 || !strings.Contains(errOut, tc.want) {
