@@ -25,10 +25,16 @@
 //	load     Shared, a sharer in my LLC group    LLC           start+occupancy  me Shared too
 //	load     Shared, no sharer in my LLC group   nearest d     start+occupancy  me Shared too
 //	load     Invalid everywhere                  Memory        start+occupancy  me Exclusive
-//	store    Modified/Exclusive at core o        d(o, me)      done+hold        me Modified
-//	or RMW   Shared elsewhere (me too or not)    far           done+hold        me Modified, others Invalid
-//	         Shared by me alone                  LLC           done+hold        me Modified
+//	store,   Modified/Exclusive at core o        d(o, me)      done+hold        me Modified
+//	RMW,     Shared elsewhere (me too or not)    far           done+hold        me Modified, others Invalid
+//	load-own Shared by me alone                  LLC           done+hold        me Modified
 //	         Invalid everywhere                  Memory        done+hold        me Modified
+//
+// A load-own is a load of a line the core stores to next (x++): the core
+// reads it for ownership, so the store after it hits: on the EPYC guest
+// contend calibrate runs on, a load and a store of a line another core holds
+// modified cost what the load alone does, one transfer, not a read and then
+// an upgrade.
 //
 // An owner that loses the line, or its exclusive right to it, keeps the line
 // as it was until the home's snoop reaches it, a fraction (Snoop) of the

@@ -48,9 +48,10 @@ type Op uint8
 
 // Accesses.
 const (
-	Load  Op = iota
-	Store    // needs ownership
-	RMW      // atomic read-modify-write; needs ownership
+	Load    Op = iota
+	Store      // needs ownership
+	RMW        // atomic read-modify-write; needs ownership
+	LoadOwn    // a load of a line the core stores to next (x++): read for ownership
 )
 
 func (o Op) String() string {
@@ -61,6 +62,8 @@ func (o Op) String() string {
 		return "store"
 	case RMW:
 		return "rmw"
+	case LoadOwn:
+		return "load-own"
 	}
 	return fmt.Sprintf("Op(%d)", uint8(o))
 }

@@ -43,7 +43,7 @@ func (trace) Generate(r *rand.Rand, size int) reflect.Value {
 		a := access{
 			Core: active[r.Intn(len(active))],
 			Line: r.Intn(quickLines),
-			Op:   cacheline.Op(r.Intn(3)),
+			Op:   cacheline.Op(r.Intn(4)),
 		}
 		if r.Intn(3) > 0 {
 			a.Gap = sim.Time(r.Intn(200)) * sim.Nanosecond

@@ -353,6 +353,7 @@ func (c *Core) access(label Label, l *cacheline.Line, op cacheline.Op, work, sta
 		c.shadow = sim.Time(p.AtomicOverlap * float64(p.Atomic))
 		return r.Done + p.Atomic
 	}
+	// A load, or a load for ownership (LoadOwn): the core waits for the data.
 	r := c.M.lines.Access(now, c.ID, l, op, 0)
 	c.charge(label, stall, r.Done-now)
 	c.charge(label, work, p.L1Hit)

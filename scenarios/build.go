@@ -394,10 +394,33 @@ func (b *builder) compile(steps []Step, depth int, block string) []cpu.Step {
 		case StepBlock:
 			out = append(out, b.compile(b.s.Blocks[st.Arg], depth+1, st.Arg)...)
 		default:
-			out = append(out, b.step(st))
+			step := b.step(st)
+			if a, ok := step.(*cpu.AccessStep); ok && st.Kind == StepLoad && storedNext(steps, i) {
+				a.Op = cacheline.LoadOwn
+			}
+			out = append(out, step)
 		}
 	}
 	return out
+}
+
+// storedNext says whether the load steps[i] is followed, with only compute
+// between, by a store to the same line (x++). The core then reads the line
+// for ownership: one transfer, not a read and then an upgrade. On a 2-vCPU
+// EPYC guest a load and a store of a line another core holds modified cost
+// the same as the load alone (124-129 ns against 119-128 ns, each followed
+// by a locked instruction that waits for the store).
+func storedNext(steps []Step, i int) bool {
+	for _, st := range steps[i+1:] {
+		switch {
+		case st.Kind == StepCompute:
+			continue
+		case st.Kind == StepStore && st.Arg == steps[i].Arg:
+			return true
+		}
+		return false
+	}
+	return false
 }
 
 // step compiles a step that is one cpu step.
