@@ -33,8 +33,9 @@ type advice struct {
 	Variant  string       `json:"variant"`
 	Axis     string       `json:"axis"`
 	X        float64      `json:"x"`
-	Unit     string       `json:"unit"` // of the rates
-	Rate     float64      `json:"rate"` // the base variant's
+	Unit     string       `json:"unit"`              // of the rates
+	Rate     float64      `json:"rate"`              // the base variant's
+	Samples  int          `json:"samples,omitempty"` // draws of the profile's spread (--uncertainty)
 	Rows     []adviceJSON `json:"rows"`
 	rows     []advise.Row
 	series   *scenarios.Series
@@ -60,7 +61,11 @@ func cmdAdvise(args []string, stdout, stderr io.Writer) error {
 	seriesName := fs.String("series", "", "the measured machine to simulate on (default: the first series that runs the variant)")
 	cores := fs.Int("cores", 0, "CPUs to simulate (default: the series' largest point on a CPU axis, else the workload's cores)")
 	write := fs.String("write", "", "write each row as a scenario holding its variant into the directory `DIR`")
+	samples := samplesFlag(fs, "every gain, and rank by its lower bound,")
 	if err := parse(fs, &o, args); err != nil {
+		return err
+	}
+	if err := checkSamples(*samples); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
@@ -78,7 +83,7 @@ func cmdAdvise(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	pt.Seed = seedOf(&o, s)
-	a, cands, err := adviseAt(fs.Arg(0), s, pt, &o)
+	a, cands, err := adviseAt(fs.Arg(0), s, pt, *samples, &o)
 	if err != nil {
 		return err
 	}
@@ -162,8 +167,9 @@ func cpuAxis(s *scenarios.Scenario, se *scenarios.Series) (string, float64) {
 
 // adviseAt simulates the base variant at pt, derives the candidates from
 // it, simulates them in a copy of the scenario that declares them, and
-// ranks them.
-func adviseAt(arg string, s *scenarios.Scenario, pt scenarios.Point, o *options) (*advice, []advise.Candidate, error) {
+// ranks them; with samples, by the lower bound of their gain over as many
+// draws of the profile's spread.
+func adviseAt(arg string, s *scenarios.Scenario, pt scenarios.Point, samples int, o *options) (*advice, []advise.Candidate, error) {
 	prog := progress(o, "advise")
 	base, err := runner(s, o.jobs, prog)(s.Replicate([]scenarios.Point{pt}))
 	if err != nil {
@@ -175,9 +181,8 @@ func adviseAt(arg string, s *scenarios.Scenario, pt scenarios.Point, o *options)
 	}
 	cands := advise.Derive(sub)
 	a := &advice{Scenario: s.Name, Series: pt.Series.Name, Profile: pt.Series.Profile, Variant: pt.Variant,
-		Axis: pt.Axis, X: pt.X, series: pt.Series}
+		Axis: pt.Axis, X: pt.X, Unit: s.RateUnit(), Samples: samples, series: pt.Series}
 	scale := 1e-6
-	a.Unit = s.RateUnit()
 	if advise.ByBatch(s) {
 		a.Unit, scale = s.Workload.Unit+"s/s", 1 // a batch's operations are slow: per second
 	}
@@ -190,14 +195,10 @@ func adviseAt(arg string, s *scenarios.Scenario, pt scenarios.Point, o *options)
 	if err != nil {
 		return nil, nil, fmt.Errorf("the derived variants do not load (a fault of contend advise; please report it): %w", err)
 	}
+	pt.Series = seriesIn(ext, s, pt.Series)
 	var pts []scenarios.Point
 	for _, c := range cands {
-		q := pt
-		if i := indexOf(s, pt.Series); i >= 0 {
-			q.Series = ext.Series[i] // else the stand-in of a scenario without series
-		}
-		q.Variant = c.Variant
-		pts = append(pts, q)
+		pts = append(pts, withVariant(pt, c.Variant))
 	}
 	results, err := runner(ext, o.jobs, prog)(ext.Replicate(pts))
 	if err != nil {
@@ -212,6 +213,15 @@ func adviseAt(arg string, s *scenarios.Scenario, pt scenarios.Point, o *options)
 		r.Explain = advise.Explain(c, base, got, s.Workload.Unit)
 		a.rows = append(a.rows, r)
 	}
+	if samples > 0 {
+		gains, err := gainBounds(ext, pt, cands, samples, runner(ext, o.jobs, prog))
+		if err != nil {
+			return nil, nil, err
+		}
+		for i := range a.rows {
+			a.rows[i].Low, a.rows[i].High = gains[i].Low, gains[i].High
+		}
+	}
 	advise.Rank(a.rows)
 	for _, r := range a.rows {
 		a.Rows = append(a.Rows, adviceJSON{Rule: r.Rule, Change: r.What, Variant: r.Variant, Rate: r.Rate * scale,
@@ -220,14 +230,55 @@ func adviseAt(arg string, s *scenarios.Scenario, pt scenarios.Point, o *options)
 	return a, cands, nil
 }
 
-// indexOf is se's place among s's series, -1 for a stand-in.
-func indexOf(s *scenarios.Scenario, se *scenarios.Series) int {
+func withVariant(pt scenarios.Point, v string) scenarios.Point {
+	pt.Variant = v
+	return pt
+}
+
+// seriesIn is the series of ext, a copy of s with more declared, that
+// stands where se stands in s; se itself when it is the stand-in of a
+// scenario without series.
+func seriesIn(ext, s *scenarios.Scenario, se *scenarios.Series) *scenarios.Series {
 	for i, x := range s.Series {
 		if x == se {
-			return i
+			return ext.Series[i]
 		}
 	}
-	return -1
+	return se
+}
+
+// gainBounds simulates the base variant and every candidate at pt once per
+// draw of the profile's spread (see draws), base and candidates on the same
+// draw, and returns the median and 90% interval of each candidate's gain in
+// percent.
+func gainBounds(s *scenarios.Scenario, pt scenarios.Point, cands []advise.Candidate, n int, run scenarios.Runner) ([]bounds, error) {
+	var pts []scenarios.Point
+	for _, d := range draws(s, pt.Series, pt.Seed, n) {
+		q := pt
+		q.Overrides, q.Seed = d.over, d.seed
+		pts = append(pts, q)
+		for _, c := range cands {
+			pts = append(pts, withVariant(q, c.Variant))
+		}
+	}
+	rs, err := run(s.Replicate(pts))
+	if err != nil {
+		return nil, err
+	}
+	reps, per := max(s.Run.Replications, 1), len(cands)+1
+	rate := func(k, i int) float64 {
+		at := (k*per + i) * reps
+		return meanRate(s, rs[at:at+reps])
+	}
+	out := make([]bounds, len(cands))
+	for i := range cands {
+		gains := make([]float64, n)
+		for k := range gains {
+			gains[k] = 100 * (rate(k, i+1) - rate(k, 0)) / rate(k, 0)
+		}
+		out[i] = summarize(gains)
+	}
+	return out, nil
 }
 
 func meanRate(s *scenarios.Scenario, rs []*models.Result) float64 {
@@ -285,9 +336,16 @@ func renderAdvice(buf *bytes.Buffer, format string, a *advice) error {
 		return nil
 	}
 	tw := tabwriter.NewWriter(buf, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "RANK\tCHANGE\tTHROUGHPUT\tGAIN\tWHY\n")
+	interval := ""
+	if a.Samples > 0 {
+		interval = fmt.Sprintf("90%% INTERVAL (%d DRAWS)\t", a.Samples)
+	}
+	fmt.Fprintf(tw, "RANK\tCHANGE\tTHROUGHPUT\tGAIN\t%sWHY\n", interval)
 	for i, r := range a.Rows {
-		fmt.Fprintf(tw, "%d\t%s\t%s %s\t%s%%\t%s\n", i+1, r.Change, fixed(r.Rate), a.Unit, signed(r.GainPct, 1), r.Explain)
+		if a.Samples > 0 {
+			interval = fmt.Sprintf("%s%% – %s%%\t", signed(r.LowPct, 1), signed(r.HighPct, 1))
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s %s\t%s%%\t%s%s\n", i+1, r.Change, fixed(r.Rate), a.Unit, signed(r.GainPct, 1), interval, r.Explain)
 	}
 	return tw.Flush()
 }

@@ -139,3 +139,31 @@ func TestAdviseBadInput(t *testing.T) {
 		}
 	}
 }
+
+// advise --uncertainty: without spread (and without jitter) every draw
+// gives the gain itself; with one, gains spread and rows rank by the lower
+// bound of theirs.
+func TestAdviseUncertainty(t *testing.T) {
+	for _, spread := range []string{"45ns", "45ns ± 8ns"} {
+		a := adviseJSONOf(t, uncertainWith(t, spread), "--variant", "locked", "--uncertainty", "12")
+		if a.Samples != 12 || len(a.Rows) < 2 {
+			t.Fatalf("%s: %d draws, %d rows", spread, a.Samples, len(a.Rows))
+		}
+		wide := false
+		for i, r := range a.Rows {
+			if i > 0 && r.LowPct > a.Rows[i-1].LowPct {
+				t.Errorf("%s: row %d's lower bound %v above row %d's %v", spread, i+1, r.LowPct, i, a.Rows[i-1].LowPct)
+			}
+			if !(r.LowPct <= r.HighPct) {
+				t.Errorf("%s: %s interval %v – %v", spread, r.Variant, r.LowPct, r.HighPct)
+			}
+			wide = wide || r.HighPct > r.LowPct
+			if spread == "45ns" && (r.LowPct != r.GainPct || r.HighPct != r.GainPct) {
+				t.Errorf("no spread: %s gains %v – %v around %v; want zero width", r.Variant, r.LowPct, r.HighPct, r.GainPct)
+			}
+		}
+		if spread != "45ns" && !wide {
+			t.Errorf("%s: every interval has zero width", spread)
+		}
+	}
+}
