@@ -152,7 +152,7 @@ func (sub *Subject) unshared(c Candidate, lock string) bool {
 		case st.Arg == lock && st.Kind == scenarios.StepUnlock:
 			in = false
 		case !in:
-		case isWrite(st.Kind) && !perCPU(st.Arg), st.Kind == scenarios.StepLoad && written[st.Arg] && !perCPU(st.Arg), st.Kind == scenarios.StepPingPong:
+		case isWrite(st.Kind) && !perCPU(st.Arg), st.Kind == scenarios.StepLoad && written[st.Arg] && !perCPU(st.Arg), st.Kind == scenarios.StepPingPong, st.Kind == scenarios.StepPingPongRead:
 			return false
 		case isWrite(st.Kind):
 			made = made || slices.ContainsFunc(c.Lines, func(l Line) bool { return l.Name == st.Arg })

@@ -28,7 +28,7 @@ func TestPingPongOneWay(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := newWorld(t, p, 1, models.DefaultKernel())
-			ball := w.NewPingPong(newLine(t, w, "ball", false), w.M.Label("cmpxchg"))
+			ball := w.NewPingPong(newLine(t, w, "ball", false), w.M.Label("cmpxchg"), false)
 			prog := &cpu.Program{Name: "pingpong", Steps: []cpu.Step{&models.PingPongStep{P: ball}}}
 			const d = 100 * sim.Microsecond
 			res, err := w.Run(models.RunSpec{Flood: &models.Flood{CPUs: tc.cpus, Program: prog}, Warmup: 5 * sim.Microsecond, Duration: d})
@@ -43,6 +43,39 @@ func TestPingPongOneWay(t *testing.T) {
 				if d := float64(c.Packets) - float64(res.Packets)/float64(len(tc.cpus)); d > 1 || d < -1 {
 					t.Errorf("cpu %d passed %d of %d: the turns are not fair", c.CPU, c.Packets, res.Packets)
 				}
+			}
+		})
+	}
+}
+
+// Waiting with loads, a pass is two transfers: the waiter's read that sees
+// the ball (an L1 hit once the line is in) and its CAS taking the line back
+// from the passer, a sharer since that read. With T = one-way - atomic, a
+// pass takes 2T + L1 + atomic.
+func TestPingPongReadsTwoTransfers(t *testing.T) {
+	p := testProfile(cpu.NoJitter)
+	p.Sockets, p.CoresPerSocket, p.ThreadsPerCore = 2, 8, 2
+	for _, tc := range []struct {
+		name  string
+		cpus  []int
+		table sim.Time
+	}{
+		{"socket", []int{0, 1}, p.SameSocket},
+		{"remote", []int{0, 8}, p.OtherSocket},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newWorld(t, p, 1, models.DefaultKernel())
+			ball := w.NewPingPong(newLine(t, w, "ball", false), w.M.Label("cmpxchg"), true)
+			prog := &cpu.Program{Name: "pingpong", Steps: []cpu.Step{&models.PingPongStep{P: ball}}}
+			const d = 100 * sim.Microsecond
+			res, err := w.Run(models.RunSpec{Flood: &models.Flood{CPUs: tc.cpus, Program: prog}, Warmup: 5 * sim.Microsecond, Duration: d})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := sim.Time(float64(d) / float64(res.Packets))
+			want := 2*(tc.table-p.Atomic) + p.L1Hit + p.Atomic
+			if !within(float64(got), float64(want), 0.01) {
+				t.Errorf("one way %v, want 2T + L1 + atomic = %v", got, want)
 			}
 		})
 	}

@@ -364,7 +364,7 @@ func (b *builder) ball(st *Step) *models.PingPong {
 	}
 	p, ok := b.balls[st.Arg]
 	if !ok {
-		p = b.w.NewPingPong(b.lines[st.Arg], b.label(st, "cmpxchg"))
+		p = b.w.NewPingPong(b.lines[st.Arg], b.label(st, "cmpxchg"), st.Kind == StepPingPongRead)
 		b.balls[st.Arg] = p
 	}
 	return p
@@ -431,7 +431,7 @@ func (b *builder) step(st *Step) cpu.Step {
 		return &cpu.ComputeStep{Label: b.label(st, "compute"), D: b.time(st.Arg)}
 	case StepLoad, StepStore, StepRMW:
 		return &cpu.AccessStep{Label: b.label(st, st.Arg), Line: b.lines[st.Arg], Op: accessOps[st.Kind]}
-	case StepPingPong:
+	case StepPingPong, StepPingPongRead:
 		return &models.PingPongStep{P: b.ball(st)}
 	case StepLock:
 		return &models.LockStep{L: b.spin[st.Arg]}

@@ -536,7 +536,7 @@ func (c *checker) kernelOverrides(k *kernelRaw, kern *models.Kernel) {
 
 // usesOf says which steps take a line or a lock of each kind.
 var usesOf = map[string]string{
-	"line":     "use load, store, rmw or pingpong on a line",
+	"line":     "use load, store, rmw, pingpong or pingpong_read on a line",
 	"spinlock": "use lock and unlock on a spinlock",
 	"rwlock":   "use read_lock, read_unlock, write_lock and write_unlock on a rwlock",
 	"mutex":    "use mutex_lock and mutex_unlock on a mutex",
@@ -545,7 +545,7 @@ var usesOf = map[string]string{
 // wants says what kind of name a step's operand must be, for the steps on a
 // line or a lock.
 var wants = map[StepKind]string{
-	StepLoad: "line", StepStore: "line", StepRMW: "line", StepPingPong: "line",
+	StepLoad: "line", StepStore: "line", StepRMW: "line", StepPingPong: "line", StepPingPongRead: "line",
 	StepLock: "spinlock", StepUnlock: "spinlock",
 	StepReadLock: "rwlock", StepReadUnlock: "rwlock", StepWriteLock: "rwlock", StepWriteUnlock: "rwlock",
 	StepMutexLock: "mutex", StepMutexUnlock: "mutex",

@@ -41,6 +41,7 @@ const (
 	StepStore
 	StepRMW
 	StepPingPong
+	StepPingPongRead
 	StepLock
 	StepUnlock
 	StepReadLock
@@ -63,7 +64,7 @@ const (
 )
 
 // stepKeys are the keys users write, by kind.
-var stepKeys = [numStepKinds]string{"", "compute", "load", "store", "rmw", "pingpong", "lock", "unlock",
+var stepKeys = [numStepKinds]string{"", "compute", "load", "store", "rmw", "pingpong", "pingpong_read", "lock", "unlock",
 	"read_lock", "read_unlock", "write_lock", "write_unlock", "mutex_lock", "mutex_unlock",
 	"rcu_read_lock", "rcu_read_unlock", "synchronize_rcu", "call_rcu", "queue_rcu_work", "kfree_rcu",
 	"sleep", "scan", "once_per_jiffy", "block"}

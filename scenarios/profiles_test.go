@@ -100,7 +100,7 @@ func oneWay(t *testing.T, p cpu.Profile, a, b int) sim.Time {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ball := w.NewPingPong(line, m.Label("cmpxchg"))
+	ball := w.NewPingPong(line, m.Label("cmpxchg"), false)
 	prog := &cpu.Program{Name: "pingpong", Steps: []cpu.Step{&models.PingPongStep{P: ball}}}
 	const d = 200 * sim.Microsecond
 	res, err := w.Run(models.RunSpec{Flood: &models.Flood{CPUs: []int{a, b}, Program: prog}, Warmup: 10 * sim.Microsecond, Duration: d})

@@ -91,7 +91,8 @@ type stepRaw struct {
 	Load          string    `toml:"load"`
 	Store         string    `toml:"store"`
 	RMW           string    `toml:"rmw"`
-	PingPong      string    `toml:"pingpong"` // take turns with a ball on a line, by CAS
+	PingPong      string    `toml:"pingpong"`      // take turns with a ball on a line, by CAS
+	PingPongRead  string    `toml:"pingpong_read"` // the same, waiting with loads and passing by CAS
 	Lock          string    `toml:"lock"`
 	Unlock        string    `toml:"unlock"`
 	ReadLock      string    `toml:"read_lock"`
