@@ -217,3 +217,38 @@ func TestCalibrateTheModel(t *testing.T) {
 		}
 	}
 }
+
+// A latency's spread is its figures' IQR read as a normal one's (IQR/1.349
+// is one standard deviation), carried through the value's formula: scaled
+// with it, halved with a round trip, added in quadrature over a difference.
+// The profile writes it as "V ± SD" and the loader reads it back.
+func TestSpreadFromIQR(t *testing.T) {
+	topo, _ := ReadTopology(sysfs(1, 2, 1))
+	figs := fakeFigures(t, newFake(topo))
+	sd := map[string]float64{}
+	for i := range figs {
+		s := &figs[i].Stat
+		sd[figs[i].Name] = 0.05 * s.Median
+		s.Q1, s.Q3 = s.Median-0.5*1.349*sd[figs[i].Name], s.Median+0.5*1.349*sd[figs[i].Name]
+	}
+	v := Estimate(figs, topo)
+	drain := math.Sqrt(sd["store-add"]*sd["store-add"] + sd["add"]*sd["add"] + sd["l1-load"]*sd["l1-load"])
+	for key, want := range map[string]float64{
+		"atomic": sd["add"], "wakeup": sd["wakeup"] / 2, "same_socket": sd[pingpongOf(SameLLC)] / 2, "store_drain": drain,
+	} {
+		within(t, key+" spread", v[key].SD, want, 1e-4)
+	}
+	if v["atomic_overlap"].SD != 0 || v["cores_per_socket"].SD != 0 {
+		t.Errorf("a fraction or a count carries a spread: %v, %v", v["atomic_overlap"].SD, v["cores_per_socket"].SD)
+	}
+	text := ProfileTOML("host", v, figs, Provenance{}, scenarios.ProfileKeys())
+	p, err := scenarios.LoadProfile(fstest.MapFS{"h.toml": {Data: []byte(text)}}, "h.toml")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	for _, key := range []string{"atomic", "wakeup", "same_socket", "store_drain", "l1_hit"} {
+		if got := p.Spread[key].PS / 1e3; math.Abs(got-v[key].SD) > 0.0005 {
+			t.Errorf("%s: loaded spread %v ns, written %v ns", key, got, v[key].SD)
+		}
+	}
+}

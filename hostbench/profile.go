@@ -31,6 +31,10 @@ type Value struct {
 	From   []string
 	How    string // how V follows from the figures
 	Fitted bool   // adjusted by contend fit so that simulating its loops gives them back
+	// SD is the spread of a latency, one standard deviation in ns: its
+	// figures' interquartile ranges read as normal ones (IQR/1.349),
+	// carried through how V follows from them.
+	SD float64
 }
 
 // unitNS is the cost of one unit of work: the per-unit time of the longer
@@ -173,9 +177,42 @@ func Estimate(figs []Figure, t Topology) map[string]Value {
 				}
 			}
 		}
-		out[f.key] = Value{V: v, From: from, How: how}
+		val := Value{V: v, From: from, How: how}
+		if f.kind == 'd' {
+			val.SD = spread(f, figs, t, from, v)
+		}
+		out[f.key] = val
 	}
 	return out
+}
+
+// iqrToSD turns an interquartile range into the standard deviation of the
+// normal distribution with that range.
+const iqrToSD = 1.349
+
+// spread carries the spread of the figures a value comes from through its
+// formula, to first order: each figure's standard deviation (IQR/1.349)
+// times how much the value moves with that figure's median, the
+// contributions added as independent.
+func spread(f field, figs figures, t Topology, from []string, v float64) float64 {
+	var sum float64
+	for _, name := range from {
+		i := slices.IndexFunc(figs, func(x Figure) bool { return x.Name == name })
+		if i < 0 {
+			continue
+		}
+		st := figs[i].Stat
+		h := max(1e-3*math.Abs(st.Median), 1e-6)
+		moved := slices.Clone(figs)
+		moved[i].Stat.Median += h
+		w, _, ok := f.value(moved, t)
+		if !ok {
+			continue
+		}
+		d := (w - v) / h * (st.Q3 - st.Q1) / iqrToSD
+		sum += d * d
+	}
+	return math.Sqrt(sum)
 }
 
 // ProfileTOML writes the profile named name: a header with the provenance,
@@ -196,7 +233,7 @@ func ProfileTOML(name string, vals map[string]Value, figs []Figure, prov Provena
 		if !ok {
 			continue
 		}
-		line := f.key + " = " + format(f.kind, v.V)
+		line := f.key + " = " + format(f.kind, v.V, v.SD)
 		if !slices.Contains(keys, f.key) {
 			line = "# " + line + "  (not yet a profile field)"
 		}
@@ -208,10 +245,16 @@ func ProfileTOML(name string, vals map[string]Value, figs []Figure, prov Provena
 	return b.String()
 }
 
-func format(kind byte, v float64) string {
+// format writes a value as the loader reads it; a latency with its spread
+// as "45.000ns ± 1.200ns".
+func format(kind byte, v, sd float64) string {
 	switch kind {
 	case 'd':
-		return strconv.Quote(strconv.FormatFloat(v, 'f', 3, 64) + "ns")
+		ns := func(x float64) string { return strconv.FormatFloat(x, 'f', 3, 64) + "ns" }
+		if sd > 0 {
+			return strconv.Quote(ns(v) + " ± " + ns(sd))
+		}
+		return strconv.Quote(ns(v))
 	case 'i':
 		return strconv.Itoa(int(v))
 	}

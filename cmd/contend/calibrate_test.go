@@ -58,4 +58,14 @@ func TestCalibrateSimulatedMachine(t *testing.T) {
 	if code := Main([]string{"run", hostbench.Scenario, "--profile", out, "--format", "csv"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("run --profile: exit %d: %s", code, stderr.String())
 	}
+	// A latency's spread is its figures' IQR/1.349 (hostbench's
+	// TestSpreadFromIQR); the simulated machine's loops repeat exactly, so
+	// --uncertainty on its profile finds nothing to sample.
+	h, err := load(hostbench.Scenario, &options{profile: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if unc := h.Uncertain(defaultSeries(h)[0]); len(unc) != 0 || strings.Contains(string(prof), "±") {
+		t.Errorf("spreads %+v from loops whose IQR is 0", unc)
+	}
 }
