@@ -49,9 +49,11 @@ func (w *TimeWeighted) Mean(now Time) float64 {
 
 // Histogram counts non-negative values in log-linear buckets: each power of two
 // is split into 2^subBits buckets, so a quantile is within 1/2^subBits (3%) of
-// the true value. Recording costs O(1) and never allocates.
+// the true value. Recording costs O(1); the buckets (16 KiB) are allocated at
+// the first value, so that the many histograms a run never fills (RCU's, in a
+// run without RCU) cost neither memory nor the time to clear it.
 type Histogram struct {
-	counts [64 << subBits]uint64
+	counts *[64 << subBits]uint64
 	n      uint64
 	sum    float64
 	min    int64
@@ -60,8 +62,15 @@ type Histogram struct {
 
 const subBits = 5
 
-// Reset forgets every value.
-func (h *Histogram) Reset() { *h = Histogram{} }
+// Reset forgets every value, keeping the buckets for the next.
+func (h *Histogram) Reset() {
+	if h.n == 0 {
+		return
+	}
+	counts := h.counts
+	clear(counts[:])
+	*h = Histogram{counts: counts}
+}
 
 func bucketOf(v int64) int {
 	if v < 1<<subBits {
@@ -91,6 +100,9 @@ func (h *Histogram) Record(v int64) {
 	}
 	if v > h.max {
 		h.max = v
+	}
+	if h.counts == nil {
+		h.counts = new([64 << subBits]uint64)
 	}
 	h.counts[bucketOf(v)]++
 	h.n++
@@ -122,7 +134,7 @@ func (h *Histogram) Quantile(q float64) float64 {
 		rank = 1
 	}
 	var seen uint64
-	for b, c := range h.counts {
+	for b, c := range h.counts[:] {
 		seen += c
 		if seen >= rank {
 			return math.Min(math.Max(bucketMid(b), float64(h.min)), float64(h.max))
