@@ -278,8 +278,9 @@ func progressLines(w io.Writer, name string, now func() time.Time, tick <-chan t
 	var mu sync.Mutex
 	start := now()
 	var done, total int
-	var stop chan struct{}
-	watch := func(stop chan struct{}) {
+	var stop, exited chan struct{}
+	watch := func(stop, exited chan struct{}) {
+		defer close(exited)
 		for {
 			select {
 			case <-stop:
@@ -293,15 +294,21 @@ func progressLines(w io.Writer, name string, now func() time.Time, tick <-chan t
 	}
 	return func(d, n int) {
 		mu.Lock()
-		defer mu.Unlock()
 		done, total = d, n
+		var wait chan struct{}
 		switch {
 		case d < n && stop == nil:
-			stop = make(chan struct{})
-			go watch(stop)
+			stop, exited = make(chan struct{}), make(chan struct{})
+			go watch(stop, exited)
 		case d == n && stop != nil:
 			close(stop)
-			stop = nil
+			wait, stop = exited, nil
+		}
+		mu.Unlock()
+		// A tick taken just before the last point finishes its line before
+		// the caller goes on to print the results.
+		if wait != nil {
+			<-wait
 		}
 	}
 }
