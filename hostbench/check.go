@@ -48,11 +48,14 @@ func refOf(f Figure, pair PairClass, pairField string) (ref, bool) {
 		r.free = "profile.atomic_overlap"
 	case j.Kernel == StoreAdd:
 		r.free = "profile.store_drain"
-	case j.Kernel == PingPong:
-		if f.Name != pingpongOf(pair) {
-			return r, false
-		}
+	case j.Kernel == PingPong && f.Name == pingpongOf(pair):
 		r.metric, r.free = "cost", "profile."+pairField
+	case j.Kernel == PingPong && f.Name == pingpongOf(pair)+again:
+		// The same loop after the contended ones, on the same profile:
+		// its error is how far the machine drifted meanwhile.
+		r.metric = "cost"
+	case j.Kernel == PingPong:
+		return r, false
 	}
 	return r, true
 }
@@ -123,6 +126,7 @@ type Calibration struct {
 	Profile string          // the profile file's text
 	Rows    []scenarios.Row // every figure of the series, measured and simulated
 	Series  *scenarios.Series
+	topo    Topology
 }
 
 // Calibrate makes a profile from measured figures: direct estimates, then
@@ -130,7 +134,7 @@ type Calibration struct {
 // simulating Scenario on the profile gives those figures back. The rows
 // compare every figure with its simulation on the final profile.
 func Calibrate(figs []Figure, t Topology, prov Provenance, run func(*scenarios.Scenario) scenarios.Runner) (*Calibration, error) {
-	c := &Calibration{Figures: figs, Values: Estimate(figs, t)}
+	c := &Calibration{Figures: figs, Values: Estimate(figs, t), topo: t}
 	s, err := scenarios.LoadBuiltin(Scenario)
 	if err != nil {
 		return nil, err
@@ -264,4 +268,21 @@ func (c *Calibration) use(s *scenarios.Scenario, prov Provenance) error {
 	}
 	s.UseProfile(p)
 	return nil
+}
+
+// Drift returns how much the simulated pair's ping-pong changed between its
+// first measurement and its repeat after the contended loops (+0.3 for 30%
+// slower), and false when the plan had no repeat.
+func (c *Calibration) Drift() (float64, bool) {
+	pair, _, ok := simulatedPair(c.Figures, c.topo)
+	if !ok {
+		return 0, false
+	}
+	fs := figures(c.Figures)
+	first, ok1 := fs.median(pingpongOf(pair))
+	later, ok2 := fs.median(pingpongOf(pair) + again)
+	if !ok1 || !ok2 || first <= 0 {
+		return 0, false
+	}
+	return later/first - 1, true
 }

@@ -46,7 +46,9 @@ func (m *fakeMachine) cost(j Job) float64 {
 		}
 		return m.mem
 	case PingPong:
-		return 2 * m.xfer
+		// Two passes, each a read and a CAS of the other's line: two
+		// transfers (xfer less the atomic) and the atomic.
+		return 2 * (2*(m.xfer-m.atomic) + m.atomic)
 	case Pause:
 		return 10
 	case Wakeup:

@@ -220,7 +220,8 @@ func TestCalibrateTheModel(t *testing.T) {
 
 // A latency's spread is its figures' IQR read as a normal one's (IQR/1.349
 // is one standard deviation), carried through the value's formula: scaled
-// with it, halved with a round trip, added in quadrature over a difference.
+// with it, halved with a round trip, added in quadrature over a difference
+// or a sum.
 // The profile writes it as "V ± SD" and the loader reads it back.
 func TestSpreadFromIQR(t *testing.T) {
 	topo, _ := ReadTopology(sysfs(1, 2, 1))
@@ -234,7 +235,7 @@ func TestSpreadFromIQR(t *testing.T) {
 	v := Estimate(figs, topo)
 	drain := math.Sqrt(sd["store-add"]*sd["store-add"] + sd["add"]*sd["add"] + sd["l1-load"]*sd["l1-load"])
 	for key, want := range map[string]float64{
-		"atomic": sd["add"], "wakeup": sd["wakeup"] / 2, "same_socket": sd[pingpongOf(SameLLC)] / 2, "store_drain": drain,
+		"atomic": sd["add"], "wakeup": sd["wakeup"] / 2, "same_socket": math.Hypot(sd[pingpongOf(SameLLC)]/4, sd["add"]/2), "store_drain": drain,
 	} {
 		within(t, key+" spread", v[key].SD, want, 1e-4)
 	}
@@ -250,5 +251,41 @@ func TestSpreadFromIQR(t *testing.T) {
 		if got := p.Spread[key].PS / 1e3; math.Abs(got-v[key].SD) > 0.0005 {
 			t.Errorf("%s: loaded spread %v ns, written %v ns", key, got, v[key].SD)
 		}
+	}
+}
+
+// A machine whose line latencies change while it is measured (a guest whose
+// vCPUs the hypervisor moved) shows it in the check: the ping-pong measured
+// again after the contended loops is a validate row, whose error is the
+// drift against the profile fitted to the first.
+func TestCheckShowsDrift(t *testing.T) {
+	topo, _ := ReadTopology(sysfs(1, 2, 1))
+	figs := fakeFigures(t, newFake(topo))
+	moved := false
+	for i := range figs {
+		if figs[i].Name == pingpongOf(SameLLC)+again {
+			figs[i].Stat.Median *= 1.3
+			moved = true
+		}
+	}
+	if !moved {
+		t.Fatalf("the plan measures no %q", pingpongOf(SameLLC)+again)
+	}
+	cal, err := Calibrate(figs, topo, Provenance{CPU: "fake"}, func(s *scenarios.Scenario) scenarios.Runner { return s.Serial })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var roles []string
+	for _, r := range cal.Rows {
+		if r.Variant != "pingpong" {
+			continue
+		}
+		roles = append(roles, r.Role)
+		if want := 100 * (1/1.3 - 1); r.Role == "validate" && math.Abs(r.ErrorPct-want) > 1 {
+			t.Errorf("repeated ping-pong: error %+.1f%%, want the drift, %+.1f%%", r.ErrorPct, want)
+		}
+	}
+	if !slices.Equal(roles, []string{"calibrate", "validate"}) {
+		t.Errorf("ping-pong rows %v, want the fitted one and its repeat", roles)
 	}
 }

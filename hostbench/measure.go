@@ -147,8 +147,19 @@ func Plan(t Topology, m Machine) []Figure {
 			add(fmt.Sprintf("%s x%d", k, n), Job{Kernel: k, CPUs: all[:n], Work: csUnits})
 		}
 	}
+	// The ping-pongs once more, after the contended loops: a guest whose
+	// hypervisor moves its vCPUs between physical cores changes its
+	// latencies under the measurement, and the check shows by how much.
+	for c := SMTSibling; c <= OtherSocket; c++ {
+		if p, ok := pairs[c]; ok {
+			add(pingpongOf(c)+again, Job{Kernel: PingPong, CPUs: p[:]})
+		}
+	}
 	return out
 }
+
+// again names a figure measured a second time, at the end of the plan.
+const again = " again"
 
 // csUnits is the critical section of the lock loops, in units of work.
 const csUnits = 5

@@ -61,11 +61,14 @@ type field struct {
 func pingpongOf(c PairClass) string { return "pingpong " + c.String() }
 
 // oneWay is a profile distance: the one-way CAS ping-pong time between two
-// CPUs of a class (the line's transfer and the atomic that wanted it), half
-// of the round trip a thread of the loop waits for its turn.
+// CPUs of a class, one transfer of the line and the atomic that wanted it.
+// The loop's pass (half its round trip) waits with loads, so it is two
+// transfers and the atomic (models.PingPong): the profile's one-way is the
+// mean of the pass and the atomic.
 func oneWay(fs figures, c PairClass) (float64, string, bool) {
 	rt, ok := fs.median(pingpongOf(c))
-	return rt / 2, fmt.Sprintf("one-way: half the round trip of %s", pingpongOf(c)), ok
+	atomic, _ := fs.median("add")
+	return (rt/2 + atomic) / 2, fmt.Sprintf("one-way: (half the round trip of %s, two transfers and a CAS, + add) / 2", pingpongOf(c)), ok
 }
 
 // classFor returns the measured pair class that stands for a profile
@@ -173,7 +176,7 @@ func Estimate(figs []Figure, t Topology) map[string]Value {
 			from = nil
 			for c := SMTSibling; c <= OtherSocket; c++ {
 				if strings.Contains(how, pingpongOf(c)) {
-					from = []string{pingpongOf(c)}
+					from = []string{pingpongOf(c), "add"}
 				}
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"text/tabwriter"
 	"time"
@@ -68,6 +69,9 @@ func cmdCalibrate(args []string, stdout, stderr io.Writer) error {
 			writeSeriesHeader(&buf, hostbench.Scenario, cal.Series)
 			buf.WriteString("\n")
 			writeRows(&buf, cal.Rows, nil)
+			if d, ok := cal.Drift(); ok && math.Abs(d) > maxDrift {
+				fmt.Fprintf(&buf, "warning: the ping-pong measured again after the contended loops is %+.0f%% off the first: the machine changed while it was measured (a guest whose vCPUs moved between physical cores?); the contended figures may not match one profile: calibrate again\n", 100*d)
+			}
 		}
 		if o.out == "" {
 			buf.WriteString("\n" + cal.Profile)
@@ -79,6 +83,11 @@ func cmdCalibrate(args []string, stdout, stderr io.Writer) error {
 	_, err = stdout.Write(buf.Bytes())
 	return err
 }
+
+// maxDrift is how far the repeated ping-pong may stray from the first
+// before the check says the machine changed: three times the IQR a quiet
+// host gives it.
+const maxDrift = 0.1
 
 func calibrateJSON(cal *hostbench.Calibration, check bool) any {
 	out := struct {
