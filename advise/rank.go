@@ -108,10 +108,18 @@ func us(ns float64) string {
 	return fmt.Sprintf("%.2fµs", ns/1e3)
 }
 
-// blockedNs is the mean off-CPU ns per unit of each label over replications.
+// blockedNs is the mean off-CPU ns per unit of each label over
+// replications: of the batch's operations when there is a batch (its
+// blocking is what a deferred free removes), else of the flood's packets.
 func blockedNs(rs []*models.Result) map[string]float64 {
 	out := map[string]float64{}
 	for _, r := range rs {
+		if b := r.Batch; b != nil {
+			for _, o := range b.OffCPU {
+				out[o.Label] += o.Seconds * 1e9 / float64(max(b.Ops, 1)) / float64(len(rs))
+			}
+			continue
+		}
 		for _, l := range r.Profile {
 			if l.OffCPUPerOpNs > 0 {
 				out[l.Label] += l.OffCPUPerOpNs / float64(len(rs))

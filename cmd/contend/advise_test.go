@@ -21,7 +21,7 @@ func adviseJSONOf(t *testing.T, args ...string) advice {
 }
 
 // rateOf simulates a hand-written variant of a built-in at the point
-// advise took, as run would, in the unit advise prints.
+// advise took, as run would, per second.
 func rateOf(t *testing.T, name string, a advice, variant string) float64 {
 	t.Helper()
 	s, err := scenarios.LoadBuiltin(name)
@@ -37,7 +37,7 @@ func rateOf(t *testing.T, name string, a advice, variant string) float64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return meanRate(s, rs) * 1e-6
+	return meanRate(s, rs)
 }
 
 // Seed 000: on two cores the patch (no qdisc lock, per-cpu stats) is the
@@ -49,7 +49,7 @@ func TestAdviseIngress(t *testing.T) {
 	if top.Rule != "percpu-unlocked" || top.Change != "per-cpu qdisc_bstats; no qdisc_lock" {
 		t.Fatalf("first: %s (%s); want the patch of seed 000", top.Change, top.Rule)
 	}
-	if patch := rateOf(t, "ingress", a, "lockless"); math.Abs(top.Rate-patch) > 0.005*patch {
+	if patch := 1e-6 * rateOf(t, "ingress", a, "lockless"); math.Abs(top.Rate-patch) > 0.005*patch {
 		t.Errorf("derived %.3f Mpps, the patch's variant %.3f Mpps", top.Rate, patch)
 	}
 	if !strings.Contains(top.Explain, "qdisc_lock stops moving") || !strings.Contains(top.Explain, "qdisc_bstats stops moving") {
@@ -68,12 +68,32 @@ func TestAdviseDstUse(t *testing.T) {
 		if r.GainPct <= 10 {
 			t.Errorf("lazy flush: %+.1f%%; seed 004 measured +16%%", r.GainPct)
 		}
-		if patch := rateOf(t, "dst-use", a, "percpu-lazy"); math.Abs(r.Rate-patch) > 0.05*patch {
+		if patch := 1e-6 * rateOf(t, "dst-use", a, "percpu-lazy"); math.Abs(r.Rate-patch) > 0.05*patch {
 			t.Errorf("derived %.3f Mpps, the patch's variant %.3f Mpps", r.Rate, patch)
 		}
 		return
 	}
 	t.Fatalf("no per-cpu lazy flush among %+v", a.Rows)
+}
+
+// Seed 002: advise turns flower's synchronize_rcu into the fix's
+// queue_rcu_work (freeing the size the fix's variant frees), and predicts
+// what the hand-written deferred-free does.
+func TestAdviseFlowerInsert(t *testing.T) {
+	a := adviseJSONOf(t, "flower-insert", "--variant", "sync-rcu")
+	for _, r := range a.Rows {
+		if r.Rule != "queue_rcu_work" {
+			continue
+		}
+		if fix := rateOf(t, "flower-insert", a, "deferred-free"); r.Rate != fix {
+			t.Errorf("derived %v ops/s, the fix's variant %v", r.Rate, fix)
+		}
+		if !strings.Contains(r.Explain, "off-CPU in synchronize_rcu") {
+			t.Errorf("explain %q; want the time blocked in synchronize_rcu", r.Explain)
+		}
+		return
+	}
+	t.Fatalf("no queue_rcu_work among %+v", a.Rows)
 }
 
 // --write: every row is a scenario file contend run takes, whose advise
