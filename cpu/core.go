@@ -64,6 +64,7 @@ type Core struct {
 	prog    *Program
 	driver  Driver
 	runOn   AheadDriver // driver, if it is an AheadDriver: asked at every program's end
+	localAt []bool      // whether each step of the program touches nothing shared
 	pc      int
 	advance bool
 	running bool
@@ -111,10 +112,15 @@ func (c *Core) PC() int { return c.pc }
 // Running reports whether the core is executing a program (possibly blocked in it).
 func (c *Core) Running() bool { return c.running }
 
-// Load sets the program and driver; Start begins it.
+// Load sets the program and driver; Start begins it. The program's steps
+// must not change while it is loaded.
 func (c *Core) Load(p *Program, d Driver) {
 	c.prog, c.driver, c.pc, c.advance = p, d, 0, false
 	c.runOn, _ = d.(AheadDriver)
+	c.localAt = c.localAt[:0]
+	for _, s := range p.Steps {
+		c.localAt = append(c.localAt, local(s))
+	}
 }
 
 // Start begins the program at at (from its first step).
@@ -151,12 +157,14 @@ func (c *Core) Fire(now sim.Time) {
 		c.Fail("the program has no steps; give it at least one")
 		return
 	}
+	limit := c.aheadLimit(now)
+	steps := c.prog.Steps
 	for inline := 0; ; inline++ {
 		if inline > maxInlineSteps {
 			c.Fail("a loop of steps that take no time never ends; add a compute step or fix the loop")
 			return
 		}
-		if c.pc >= len(c.prog.Steps) {
+		if c.pc >= len(steps) {
 			c.Completed++
 			c.pc = 0
 			if end := c.Now(); !c.driver.ProgramDone(c, end) {
@@ -166,14 +174,22 @@ func (c *Core) Fire(now sim.Time) {
 				return
 			}
 		}
-		out, at := c.prog.Steps[c.pc].Exec(c)
+		var out Outcome
+		var at sim.Time
+		// A compute step, the commonest, is called directly rather than
+		// through the Step interface.
+		if s, ok := steps[c.pc].(*ComputeStep); ok {
+			out, at = Next, c.Compute(s.Label, s.D)
+		} else {
+			out, at = steps[c.pc].Exec(c)
+		}
 		if out == Next {
 			if at == now && !c.ahead {
 				c.pc++
 				c.M.eng.Inline()
 				continue
 			}
-			if c.runsAhead(at, now) {
+			if at < limit && c.nextLocal() {
 				c.pc++
 				c.M.eng.Inline()
 				c.ahead, c.local = true, at
@@ -207,26 +223,32 @@ type AheadDriver interface {
 	RunsAhead(c *Core) bool
 }
 
-// runsAhead reports whether the core, woken at from, may go on to its next
-// step at at without an event: the step touches nothing another core sees,
-// and at is within the lookahead and before the engine's horizon. A
-// program's end is run ahead only when the driver says so.
-func (c *Core) runsAhead(at, from sim.Time) bool {
-	if at >= c.M.eng.Horizon() || at >= from+Lookahead {
-		return false
-	}
-	next := c.pc + 1
-	if next >= len(c.prog.Steps) {
-		if c.runOn == nil || !c.runOn.RunsAhead(c) {
-			return false
-		}
-		next = 0
-	}
-	return local(c.prog.Steps[next])
+// aheadLimit returns the time before which a core woken at from may go on
+// to a step that touches nothing shared without an event: the lookahead, and
+// never past the engine's horizon.
+func (c *Core) aheadLimit(from sim.Time) sim.Time {
+	return min(c.M.eng.Horizon(), from+Lookahead)
 }
 
-// local reports whether s touches nothing another core sees. A type switch,
-// not an interface method: it is asked after nearly every step.
+// nextLocal reports whether the core's next step touches nothing another
+// core sees.
+func (c *Core) nextLocal() bool {
+	if next := c.pc + 1; next < len(c.localAt) {
+		return c.localAt[next]
+	}
+	return c.runsOn()
+}
+
+// runsOn reports whether a core at its program's end may run on into the
+// next program's first step: only when the driver says so. It is kept out of
+// nextLocal so that nextLocal, asked after nearly every step, is inlined.
+//
+//go:noinline
+func (c *Core) runsOn() bool {
+	return c.runOn != nil && c.runOn.RunsAhead(c) && c.localAt[0]
+}
+
+// local reports whether s touches nothing another core sees.
 func local(s Step) bool {
 	switch s := s.(type) {
 	case *ComputeStep:
