@@ -94,6 +94,10 @@ func (m *Machine) Observe(every sim.Time, fn func(now sim.Time)) { m.eng.Observe
 // goroutine (a browser that stops a run).
 func (m *Machine) Cancel() { m.eng.Cancel() }
 
+// Finish ends the run at the current event, as a model whose work is done
+// does (a batch that ran all its operations): Run returns without error.
+func (m *Machine) Finish() { m.eng.Finish() }
+
 // Fired returns how many events have run: what a benchmark divides by.
 func (m *Machine) Fired() uint64 { return m.eng.Fired() }
 

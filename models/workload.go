@@ -133,7 +133,7 @@ func (d *driver) ProgramDone(c *cpu.Core, now sim.Time) bool {
 			d.finished = true
 			d.batchEnd = now
 			w.RCU.contextSwitch(c, now)
-			w.M.Cancel()
+			w.M.Finish()
 			return false
 		}
 		w.RCU.boundary(c, now)
@@ -242,9 +242,6 @@ func (w *World) Run(spec RunSpec) (*Result, error) {
 		w.observe(d, spec)
 	}
 	err := m.Run(ctl)
-	if errors.Is(err, sim.ErrCanceled) && d.finished {
-		err = nil
-	}
 	if errors.Is(err, sim.ErrEventLimit) {
 		err = fmt.Errorf("models: the run reached its bound of %d simulated events (a step run ahead of the clock counts as one) at %v of simulated time, before its end at %v: %w", spec.MaxEvents, m.Now(), ctl.Until, err)
 	}

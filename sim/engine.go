@@ -47,6 +47,7 @@ type Engine struct {
 	seq      uint64
 	fired    uint64
 	canceled atomic.Bool
+	finished bool // the model's work is done (Finish): no more events fire
 	obs      observer
 	limit    uint64 // fired and inline events at which RunUntil stops; 0: none
 	inline   uint64 // steps models ran without an event (see Inline)
@@ -143,13 +144,20 @@ func (e *Engine) Step() bool {
 // any goroutine; Run then returns ErrCanceled.
 func (e *Engine) Cancel() { e.canceled.Store(true) }
 
+// Finish ends the run at the event being fired, as a model whose work is
+// done does: Run returns nil, the clock stays at that event and no later
+// event fires. Unlike Cancel it is the model's own call, on the goroutine
+// that runs it, and not an interruption.
+func (e *Engine) Finish() { e.finished = true }
+
 // RunUntil fires events up to and including time t, then sets the clock to t.
-// It returns ErrCanceled if Cancel was called.
+// It returns ErrCanceled if Cancel was called, and nil at once, the clock
+// where Finish left it, if the run is finished.
 func (e *Engine) RunUntil(t Time) error {
 	e.until = t
 	defer func() { e.until = e.now }()
 	tk := timeKey(t)
-	for len(e.heap) > 0 && e.heap[0].key <= tk {
+	for len(e.heap) > 0 && e.heap[0].key <= tk && !e.finished {
 		if e.canceled.Load() {
 			return ErrCanceled
 		}
@@ -165,6 +173,9 @@ func (e *Engine) RunUntil(t Time) error {
 	}
 	if e.canceled.Load() {
 		return ErrCanceled
+	}
+	if e.finished {
+		return nil
 	}
 	if e.obs.every > 0 && e.obs.next <= t {
 		e.observe(t)
@@ -205,7 +216,7 @@ func (e *Engine) Run(c Control) error {
 		e.limit = e.fired + e.inline + c.MaxEvents
 	}
 	if c.Warmup > 0 {
-		if err := e.RunUntil(c.Warmup); err != nil {
+		if err := e.RunUntil(c.Warmup); err != nil || e.finished {
 			return err
 		}
 	}

@@ -463,3 +463,39 @@ func TestEngineEventLimit(t *testing.T) {
 		}
 	}
 }
+
+// A model that finishes ends the run where it is: no error, the clock at
+// the finishing event, nothing after it fired, and no end of warm-up if it
+// finished before one.
+func TestEngineFinish(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		warmup sim.Time
+	}{{"after warm-up", 2}, {"during warm-up", 10}} {
+		t.Run(c.name, func(t *testing.T) {
+			e := sim.NewEngine()
+			var fired []sim.Time
+			for _, at := range []sim.Time{1, 3, 5, 7} {
+				ev := new(sim.Event)
+				ev.Action = sim.ActionFunc(func(now sim.Time) {
+					fired = append(fired, now)
+					if now == 5 {
+						e.Finish()
+					}
+				})
+				e.Schedule(ev, at)
+			}
+			warmedUp := false
+			err := e.Run(sim.Control{Warmup: c.warmup, Until: 100, OnWarmupEnd: func(sim.Time) { warmedUp = true }})
+			if err != nil || e.Now() != 5 || !slices.Equal(fired, []sim.Time{1, 3, 5}) {
+				t.Fatalf("Run = %v at %v after firing %v; want nil at 5 after 1, 3, 5", err, e.Now(), fired)
+			}
+			if warmedUp != (c.warmup < 5) {
+				t.Errorf("warm-up ended: %v; warm-up to %v, finished at 5", warmedUp, c.warmup)
+			}
+			if err := e.RunUntil(100); err != nil || len(fired) != 3 || e.Now() != 5 {
+				t.Errorf("RunUntil after Finish = %v at %v, firing %v; want nothing to happen", err, e.Now(), fired)
+			}
+		})
+	}
+}
