@@ -179,71 +179,21 @@ func (w *World) Run(spec RunSpec) (*Result, error) {
 	if spec.Flood == nil && spec.Batch == nil {
 		return nil, errors.New("models: nothing to run: give a flood, a batch or both")
 	}
-	m := w.M
 	d := &driver{w: w, flood: spec.Flood, batch: spec.Batch}
-	n := m.NumCPUs()
-	if f := spec.Flood; f != nil {
-		if f.Rate < 0 || f.Ring < 0 {
-			return nil, fmt.Errorf("models: flood rate and ring must not be negative")
-		}
-		// Arrivals a picosecond apart at most, or ones overflowing the
-		// clock, would all land at one instant: the run would never end.
-		if f.Rate != 0 && !(f.Rate >= 1e-6 && f.Rate <= 1e12) {
-			return nil, fmt.Errorf("models: flood rate %v per second: the mean time between packets must be from 1 ps to 10⁶ s", f.Rate)
-		}
-		d.queued = make([]int, n)
-		d.arrive = make([]sim.Event, n)
-		for _, id := range f.CPUs {
-			if id < 0 || id >= n {
-				return nil, fmt.Errorf("models: flood on cpu %d, but the machine has cpus 0-%d", id, n-1)
-			}
-			if spec.Batch != nil && spec.Batch.CPU == id {
-				return nil, fmt.Errorf("models: cpu %d runs both the flood and the batch; give the batch a cpu of its own", id)
-			}
-			c := m.Cores()[id]
-			c.Load(f.Program, d)
-			if f.Rate == 0 {
-				c.Start(0)
-				continue
-			}
-			c.Load(f.Program, d)
-			d.arrive[id].Action = sim.ActionFunc(func(now sim.Time) { d.onArrival(c, now) })
-			m.Schedule(&d.arrive[id], m.Exp(sim.FromSeconds(1/f.Rate)))
-		}
+	if err := w.startFlood(d, spec); err != nil {
+		return nil, err
 	}
 	ctl := sim.Control{Warmup: spec.Warmup, Until: spec.Warmup + spec.Duration, MaxEvents: spec.MaxEvents}
-	if b := spec.Batch; b != nil {
-		if b.CPU < 0 || b.CPU >= n {
-			return nil, fmt.Errorf("models: batch on cpu %d, but the machine has cpus 0-%d", b.CPU, n-1)
-		}
-		if b.Ops <= 0 {
-			return nil, fmt.Errorf("models: batch of %d operations; give at least 1", b.Ops)
-		}
-		c := m.Cores()[b.CPU]
-		w.percpu[b.CPU].kind = userCore
-		c.Load(b.Program, d)
-		start := spec.Warmup
-		d.batchFrom, d.opStart = start, start
-		c.Start(start)
-		ctl.Until = spec.Limit
-		if ctl.Until <= start {
-			ctl.Until = start + 1000*sim.Second
-		}
+	if err := w.startBatch(d, spec, &ctl); err != nil {
+		return nil, err
 	}
-	ctl.OnWarmupEnd = func(now sim.Time) {
-		d.dropped, d.arrived = 0, 0
-		for _, l := range w.locks {
-			resetLockStats(l)
-		}
-		w.RCU.Stats.reset(now)
-		w.lockWait = [LockWaitBuckets]uint64{}
-	}
+	ctl.OnWarmupEnd = func(now sim.Time) { w.endWarmup(d, now) }
 	if spec.Observe != nil && spec.SampleEvery > 0 {
 		w.observe(d, spec)
 	}
-	err := m.Run(ctl)
+	err := w.M.Run(ctl)
 	if errors.Is(err, sim.ErrEventLimit) {
-		err = fmt.Errorf("models: the run reached its bound of %d simulated events (a step run ahead of the clock counts as one) at %v of simulated time, before its end at %v: %w", spec.MaxEvents, m.Now(), ctl.Until, err)
+		err = fmt.Errorf("models: the run reached its bound of %d simulated events (a step run ahead of the clock counts as one) at %v of simulated time, before its end at %v: %w", spec.MaxEvents, w.M.Now(), ctl.Until, err)
 	}
 	if err != nil {
 		return nil, err
@@ -252,6 +202,82 @@ func (w *World) Run(spec RunSpec) (*Result, error) {
 		return nil, fmt.Errorf("models: the batch did not finish within %v of simulated time (%d of %d operations); raise the limit or shorten the batch", ctl.Until, d.opsDone, spec.Batch.Ops)
 	}
 	return w.result(d, spec), nil
+}
+
+// startFlood loads the flood's program on its CPUs: a closed loop starts at
+// once, an open loop at its first arrival.
+func (w *World) startFlood(d *driver, spec RunSpec) error {
+	f := spec.Flood
+	if f == nil {
+		return nil
+	}
+	if f.Rate < 0 || f.Ring < 0 {
+		return fmt.Errorf("models: flood rate and ring must not be negative")
+	}
+	// Arrivals a picosecond apart at most, or ones overflowing the
+	// clock, would all land at one instant: the run would never end.
+	if f.Rate != 0 && !(f.Rate >= 1e-6 && f.Rate <= 1e12) {
+		return fmt.Errorf("models: flood rate %v per second: the mean time between packets must be from 1 ps to 10⁶ s", f.Rate)
+	}
+	m := w.M
+	n := m.NumCPUs()
+	d.queued = make([]int, n)
+	d.arrive = make([]sim.Event, n)
+	for _, id := range f.CPUs {
+		if id < 0 || id >= n {
+			return fmt.Errorf("models: flood on cpu %d, but the machine has cpus 0-%d", id, n-1)
+		}
+		if spec.Batch != nil && spec.Batch.CPU == id {
+			return fmt.Errorf("models: cpu %d runs both the flood and the batch; give the batch a cpu of its own", id)
+		}
+		c := m.Cores()[id]
+		c.Load(f.Program, d)
+		if f.Rate == 0 {
+			c.Start(0)
+			continue
+		}
+		d.arrive[id].Action = sim.ActionFunc(func(now sim.Time) { d.onArrival(c, now) })
+		m.Schedule(&d.arrive[id], m.Exp(sim.FromSeconds(1/f.Rate)))
+	}
+	return nil
+}
+
+// startBatch loads the batch's program on its CPU, to start when warm-up
+// ends; the run then lasts until the batch finishes or the limit.
+func (w *World) startBatch(d *driver, spec RunSpec, ctl *sim.Control) error {
+	b := spec.Batch
+	if b == nil {
+		return nil
+	}
+	n := w.M.NumCPUs()
+	if b.CPU < 0 || b.CPU >= n {
+		return fmt.Errorf("models: batch on cpu %d, but the machine has cpus 0-%d", b.CPU, n-1)
+	}
+	if b.Ops <= 0 {
+		return fmt.Errorf("models: batch of %d operations; give at least 1", b.Ops)
+	}
+	c := w.M.Cores()[b.CPU]
+	w.percpu[b.CPU].kind = userCore
+	c.Load(b.Program, d)
+	start := spec.Warmup
+	d.batchFrom, d.opStart = start, start
+	c.Start(start)
+	ctl.Until = spec.Limit
+	if ctl.Until <= start {
+		ctl.Until = start + 1000*sim.Second
+	}
+	return nil
+}
+
+// endWarmup forgets what the models counted during warm-up; the machine
+// restarts its own counts.
+func (w *World) endWarmup(d *driver, now sim.Time) {
+	d.dropped, d.arrived = 0, 0
+	for _, l := range w.locks {
+		resetLockStats(l)
+	}
+	w.RCU.Stats.reset(now)
+	w.lockWait = [LockWaitBuckets]uint64{}
 }
 
 func resetLockStats(l locker) {
