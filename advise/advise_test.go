@@ -195,6 +195,23 @@ steps = [
   { unlock = "queue_lock_own" },
 ]
 `, false, "queue 3.98 → 1.00"},
+		{"combined.toml", "eager", "combined", `
+[[line]]
+name = "entry_pcpu"
+percpu = true
+
+[[variant]]
+name = "eager+combined"
+description = "per-cpu entry, flushed once per jiffy; readers of table_lock under RCU"
+steps = [
+  { compute = "40ns", label = "rx" },
+  { rcu_read_lock = true },
+  { load = "entry", label = "lookup" },
+  { store = "entry_pcpu", label = "lookup" },
+  { once_per_jiffy = "percpu", label = "lookup", steps = [ { store = "entry", label = "lookup" } ] },
+  { rcu_read_unlock = true },
+]
+`, true, "table_lock stops moving"},
 	} {
 		t.Run(tc.rule+"/"+tc.file, func(t *testing.T) {
 			s, base, cands := subject(t, tc.file, tc.variant)

@@ -135,7 +135,9 @@ func blockedNs(rs []*models.Result) map[string]float64 {
 func renamed(c Candidate, g map[string]float64) map[string]float64 {
 	out := map[string]float64{}
 	for n, v := range g {
-		for _, l := range c.Locks {
+		// Newest first: a lock that replaced one that replaced another
+		// (combined) goes back to the first.
+		for _, l := range slices.Backward(c.Locks) {
 			switch {
 			case l.replaces == "":
 			case n == l.Name && l.ownWord:

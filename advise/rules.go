@@ -25,6 +25,7 @@ var rules = []rule{
 	{"call_rcu", deferFree(scenarios.StepCallRCU)},
 	{"queue_rcu_work", deferFree(scenarios.StepQueueRCUWork)},
 	{"own-line", ownLine},
+	{"combined", combined},
 }
 
 // perCPU: a line that more than one CPU wrote in the base run (a store or
@@ -272,4 +273,33 @@ func ownLine(sub *Subject) []Candidate {
 		out = append(out, c)
 	}
 	return out
+}
+
+// combined: every change that applies, one after the other, each on what
+// the previous made: shared lines per-cpu (and the spinlocks that then
+// guard nothing dropped), rwlock readers under RCU, synchronize_rcu
+// deferred by call_rcu, locks moved off their data's line, and the ticket
+// or test-and-set locks left queued (qspinlock). Where a rule offers
+// several variants, the one that changes most (its last). Offered only when
+// at least two changes apply: the patch as a series would end.
+func combined(sub *Subject) []Candidate {
+	cur := *sub
+	var c Candidate
+	var what []string
+	for _, r := range []func(*Subject) []Candidate{perCPUUnlocked, perCPU, rcuReaders,
+		deferFree(scenarios.StepCallRCU), ownLine, queued("qspinlock")} {
+		for cs := r(&cur); len(cs) > 0; cs = r(&cur) {
+			n := cs[len(cs)-1]
+			cur.Steps = n.Steps
+			cur.Lines = append(slices.Clone(cur.Lines), n.Lines...)
+			cur.Locks = append(slices.Clone(cur.Locks), n.Locks...)
+			c.Lines, c.Locks = append(c.Lines, n.Lines...), append(c.Locks, n.Locks...)
+			what = append(what, n.What)
+		}
+	}
+	if len(what) < 2 {
+		return nil
+	}
+	c.Steps, c.Variant, c.What = cur.Steps, "combined", strings.Join(what, "; ")
+	return []Candidate{c}
 }
