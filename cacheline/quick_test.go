@@ -75,6 +75,7 @@ type refLine struct {
 	prev     int
 	prevTill sim.Time
 	graced   bool // the last access was the previous owner's, in its grace
+	snoop    float64
 
 	accesses, hits, transfers, invalidations uint64
 	queued                                   sim.Time
@@ -128,7 +129,9 @@ func (r *refLine) access(now sim.Time, core int, op cacheline.Op, hold sim.Time)
 	default:
 		from = slices.Max(others)
 	}
-	done := start + testLat[from]
+	lat := testLat[from]
+	snooped := start + sim.Time(r.snoop*float64(lat))
+	done := start + lat
 	if serial {
 		r.freeAt = done + hold
 	} else {
@@ -138,7 +141,7 @@ func (r *refLine) access(now sim.Time, core int, op cacheline.Op, hold sim.Time)
 	r.queued += start - now
 	switch {
 	case op == cacheline.Load && r.owner >= 0:
-		r.prev, r.prevTill = r.owner, start
+		r.prev, r.prevTill = r.owner, snooped
 		r.sharers[r.owner] = true
 		r.owner = -1
 		r.sharers[core] = true
@@ -150,7 +153,7 @@ func (r *refLine) access(now sim.Time, core int, op cacheline.Op, hold sim.Time)
 		r.invalidations += uint64(len(others))
 		if r.owner >= 0 {
 			r.invalidations++
-			r.prev, r.prevTill = r.owner, start
+			r.prev, r.prevTill = r.owner, snooped
 		}
 		clear(r.sharers)
 		r.owner = core
@@ -171,10 +174,17 @@ func quickDistance(a, b int) cacheline.Distance {
 	return cacheline.OtherSocket
 }
 
+// The previous owner keeps the line until the snoop, with or without one.
 func TestAccessMatchesReference(t *testing.T) {
+	for _, snoop := range []float64{0, 0.5} {
+		t.Run(fmt.Sprint("snoop ", snoop), func(t *testing.T) { matchReference(t, snoop) })
+	}
+}
+
+func matchReference(t *testing.T, snoop float64) {
 	check := func(tr trace) bool {
 		s := cacheline.NewSystem(sim.NewEngine(), quickTopo, testLat)
-		s.Occupancy = testOccupancy
+		s.Occupancy, s.Snoop = testOccupancy, snoop
 		lines := make([]*cacheline.Line, quickLines)
 		refs := make([]*refLine, quickLines)
 		for i := range lines {
@@ -183,7 +193,7 @@ func TestAccessMatchesReference(t *testing.T) {
 			if lines[i], err = s.NewLine(string(rune('a'+i)), perCPU); err != nil {
 				t.Fatal(err)
 			}
-			refs[i] = &refLine{perCPU: perCPU, owner: -1, prev: -1, sharers: map[int]bool{}}
+			refs[i] = &refLine{perCPU: perCPU, owner: -1, prev: -1, sharers: map[int]bool{}, snoop: snoop}
 		}
 		now := sim.Time(0)
 		for i, a := range tr {
