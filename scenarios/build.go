@@ -293,18 +293,17 @@ func (b *builder) declare() error {
 	for _, l := range b.s.Locks {
 		acq, rel := l.Acquire, l.Release
 		var err error
-		switch l.Kind {
-		case "rwlock":
+		switch l.class {
+		case rwlockClass:
 			b.rw[l.Name], err = w.NewRWLock(l.Name, or(acq, "_raw_read_lock"), or(rel, "_raw_write_lock"))
-		case "mutex":
+		case mutexClass:
 			b.mutex[l.Name], err = w.NewMutex(l.Name, or(acq, "mutex_lock"))
 		default:
-			kind, _ := models.ParseLockKind(l.Kind)
 			acq, rel = or(acq, "_raw_spin_lock"), or(rel, "_raw_spin_unlock")
 			if l.Line != "" {
-				b.spin[l.Name] = w.NewSpinlockOn(b.lines[l.Line], l.Name, kind, acq, rel)
+				b.spin[l.Name] = w.NewSpinlockOn(b.lines[l.Line], l.Name, l.spin, acq, rel)
 			} else {
-				b.spin[l.Name], err = w.NewSpinlock(l.Name, kind, acq, rel)
+				b.spin[l.Name], err = w.NewSpinlock(l.Name, l.spin, acq, rel)
 			}
 			if err == nil && l.Backoff != "" {
 				b.spin[l.Name].Backoff = b.time(l.Backoff)

@@ -85,10 +85,10 @@ func check(raw *fileRaw, loc *locator) (*Scenario, error) {
 	}
 	for i, l := range raw.Lock {
 		back := c.from(fmt.Sprintf("lock[%d]", i))
-		c.lock(i, l, names, raw.Line)
+		s.Locks = append(s.Locks, c.lock(i, l, names, raw.Line))
 		back()
 	}
-	s.Lines, s.Locks = raw.Line, raw.Lock
+	s.Lines = raw.Line
 	for _, name := range sortedKeys(raw.Block) {
 		back := c.from("block." + name)
 		s.Blocks[name] = c.steps("block."+name, []string{"[block]", name}, raw.Block[name], names, 0)
@@ -168,23 +168,25 @@ func (c *checker) line(i int, l lineRaw, names map[string]string) {
 	names[l.Name] = "line"
 }
 
-func (c *checker) lock(i int, l lockRaw, names map[string]string, lines []lineRaw) {
+func (c *checker) lock(i int, l lockRaw, names map[string]string, lines []lineRaw) Lock {
 	a := []string{"[[lock]]"}
+	lk := Lock{Name: l.Name, Kind: l.Kind, Line: l.Line, Backoff: l.Backoff, Acquire: l.Acquire, Release: l.Release}
 	if l.Name == "" {
 		c.fail(fmt.Sprintf("lock[%d].name", i), a, "missing; every lock needs a name")
-		return
+		return lk
 	}
 	if k, dup := names[l.Name]; dup {
 		c.fail("lock.name", append(a, quote(l.Name), quote(l.Name)), "%q is already a %s; names of lines and locks are unique, rename one", l.Name, k)
 	}
-	kind := lockKindOf(l.Kind)
-	if kind == "" {
+	lk.class, lk.spin = parseLockKind(l.Kind)
+	kind := lk.class.String()
+	if lk.class == notALock {
 		c.fail("lock.kind", append(a, quote(l.Name), "kind"), "%q is not a lock kind; use ticket, qspinlock, mcs, tas, ttas, rwlock or mutex", l.Kind)
 	}
 	if l.Line != "" {
 		at := append(a, quote(l.Name), keyNeedle("line"))
 		switch {
-		case kind != "spinlock":
+		case lk.class != spinlockClass:
 			c.fail("lock.line", at, "a %s's word cannot be placed on a line; only spinlocks (ticket, qspinlock, mcs, tas, ttas) take line", kind)
 		case names[l.Line] != "line":
 			c.fail("lock.line", at, "%q is not a defined line; declare it under [[line]] before the lock, or fix the name", l.Line)
@@ -200,17 +202,7 @@ func (c *checker) lock(i int, l lockRaw, names map[string]string, lines []lineRa
 		c.dur("lock.backoff", at, l.Backoff, true, MaxStepTime)
 	}
 	names[l.Name] = kind
-}
-
-func lockKindOf(k string) string {
-	switch k {
-	case "rwlock", "mutex":
-		return k
-	}
-	if _, ok := models.ParseLockKind(k); ok {
-		return "spinlock"
-	}
-	return ""
+	return lk
 }
 
 // dur parses a duration (or, with allowParam, names a param) and checks that

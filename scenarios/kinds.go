@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+
+	"contend/models"
 )
 
 // WorkloadKind is what drives the cores: a packet flood, a batch of
@@ -138,4 +140,40 @@ func parseStep(st *stepRaw, k StepKind) Step {
 		out.Bytes = f.Elem().Int()
 	}
 	return out
+}
+
+// lockClass is what a lock is to the steps that take it.
+type lockClass uint8
+
+const (
+	notALock      lockClass = iota
+	spinlockClass           // ticket, qspinlock, mcs, tas, ttas: lock and unlock
+	rwlockClass             // read_lock, read_unlock, write_lock, write_unlock
+	mutexClass              // mutex_lock, mutex_unlock
+)
+
+func (c lockClass) String() string { return [...]string{"", "spinlock", "rwlock", "mutex"}[c] }
+
+// parseLockKind reads a [[lock]] kind: its class and, for a spinlock, the
+// implementation.
+func parseLockKind(k string) (lockClass, models.LockKind) {
+	switch k {
+	case "rwlock":
+		return rwlockClass, 0
+	case "mutex":
+		return mutexClass, 0
+	}
+	if spin, ok := models.ParseLockKind(k); ok {
+		return spinlockClass, spin
+	}
+	return notALock, 0
+}
+
+// Lock is a checked [[lock]]: its fields as written (tools write them back),
+// and its kind parsed.
+type Lock struct {
+	Name, Kind, Line, Backoff, Acquire, Release string
+
+	class lockClass
+	spin  models.LockKind // the implementation of a spinlock
 }

@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"contend/models"
 )
 
 // Every operation key of the schema is one step kind, and every kind reads
@@ -46,5 +48,21 @@ func TestWorkloadKindRoundTrip(t *testing.T) {
 	}
 	if _, ok := parseWorkloadKind("Flood"); ok {
 		t.Error("parseWorkloadKind accepts \"Flood\"; kinds are lowercase, as written in files")
+	}
+}
+
+// Every kind the error message offers parses to its class; a spinlock's
+// to the implementation of its name.
+func TestParseLockKind(t *testing.T) {
+	t.Parallel()
+	for k, want := range map[string]lockClass{"ticket": spinlockClass, "qspinlock": spinlockClass, "mcs": spinlockClass,
+		"tas": spinlockClass, "ttas": spinlockClass, "rwlock": rwlockClass, "mutex": mutexClass, "spinlock": notALock, "": notALock} {
+		class, spin := parseLockKind(k)
+		if class != want {
+			t.Errorf("parseLockKind(%q) is a %q; want a %q", k, class, want)
+		}
+		if m, ok := models.ParseLockKind(k); ok && spin != m {
+			t.Errorf("parseLockKind(%q) runs %v; want %v", k, spin, m)
+		}
 	}
 }

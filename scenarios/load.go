@@ -24,7 +24,7 @@ type Scenario struct {
 	Kernel      models.Kernel
 	Params      map[string]Value
 	Lines       []lineRaw
-	Locks       []lockRaw
+	Locks       []Lock
 	Blocks      map[string][]Step
 	Variants    []*Variant
 	Workload    Workload
