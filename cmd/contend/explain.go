@@ -6,6 +6,7 @@ import (
 	"io"
 	"text/tabwriter"
 
+	"contend/cpu"
 	"contend/models"
 	"contend/scenarios"
 )
@@ -70,12 +71,31 @@ func cmdExplain(args []string, stdout, stderr io.Writer) error {
 	return emit(&o, stdout, &buf)
 }
 
+// writeExplain writes a simulated perf report and perf c2c of one point,
+// then why its locks and lines cost what they do.
 func writeExplain(buf *bytes.Buffer, s *scenarios.Scenario, se *scenarios.Series, variant string, w *models.World, res *models.Result) {
 	unit := s.Workload.Unit
 	if res.Batch != nil && res.Packets == 0 {
 		unit = "op"
 	}
 	fmt.Fprintf(buf, "%s / %s, variant %s, profile %s\n", s.Name, se.Name, variant, se.Profile)
+	writeThroughput(buf, s, res)
+	writePlacement(buf, w, res)
+	writePerfReport(buf, res, unit)
+	writeC2C(buf, res, unit)
+	writeRCUWhy(buf, w, res)
+	writeLockWhy(buf, w.M.Profile(), res, unit)
+	for _, l := range res.Lines {
+		if l.PerCPU || l.TransfersPerPacket < 0.1 || isLock(res, l.Name) {
+			continue
+		}
+		fmt.Fprintf(buf, "\nwhy: line %s moves between CPUs %.2f times per %s (%.2f HITM), waiting %.1f ns per %s\n", l.Name, l.TransfersPerPacket, unit, l.HITMPerPacket, l.QueueNsPerPacket, unit)
+		fmt.Fprintf(buf, "  in its queue: every CPU writes it. Writing it less often (per-cpu, or once per jiffy) removes that.\n")
+	}
+}
+
+// writeThroughput says how fast the flood went and how long the batch took.
+func writeThroughput(buf *bytes.Buffer, s *scenarios.Scenario, res *models.Result) {
 	if res.Packets > 0 {
 		flood := 0
 		for _, c := range res.Cores {
@@ -92,23 +112,32 @@ func writeExplain(buf *bytes.Buffer, s *scenarios.Scenario, se *scenarios.Series
 			fmt.Fprintf(buf, "  off-CPU in %s: %.3f s\n", oc.Label, oc.Seconds)
 		}
 	}
-	writePlacement(buf, w, res)
+}
+
+// writePerfReport is the simulated perf report: each label's share of the
+// cycles and its time per unit of work, by state.
+func writePerfReport(buf *bytes.Buffer, res *models.Result, unit string) {
 	fmt.Fprintf(buf, "\nsimulated perf report (cycles):\n")
 	tw := tabwriter.NewWriter(buf, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "  Overhead\tns/%s\twork\tstall\tspin\tSymbol\n", unit)
+	n := float64(max(res.Packets, 1))
+	if unit == "op" {
+		n = float64(max(res.Batch.Ops, 1))
+	}
 	for _, l := range res.Profile {
 		if l.CyclesPct == 0 {
 			continue
 		}
-		n := float64(max(res.Packets, 1))
-		if unit == "op" {
-			n = float64(max(res.Batch.Ops, 1))
-		}
 		fmt.Fprintf(tw, "  %6.2f%%\t%.2f\t%.2f\t%.2f\t%.2f\t%s\n", l.CyclesPct, l.NsPerPacket, l.WorkNs/n, l.StallNs/n, l.SpinNs/n, l.Label)
 	}
 	tw.Flush()
+}
+
+// writeC2C is the simulated perf c2c: how often each shared line moves, and
+// how long requests for it queue; cross-socket moves when there are any.
+func writeC2C(buf *bytes.Buffer, res *models.Result, unit string) {
 	fmt.Fprintf(buf, "\nsimulated perf c2c (shared lines):\n")
-	tw = tabwriter.NewWriter(buf, 0, 4, 2, ' ', 0)
+	tw := tabwriter.NewWriter(buf, 0, 4, 2, ' ', 0)
 	remote := false
 	for _, l := range res.Lines {
 		remote = remote || l.Remote > 0
@@ -134,8 +163,11 @@ func writeExplain(buf *bytes.Buffer, s *scenarios.Scenario, se *scenarios.Series
 	if shared == 0 {
 		fmt.Fprintf(buf, "  (no shared line was touched)\n")
 	}
-	writeRCUWhy(buf, w, res)
-	prof := w.M.Profile()
+}
+
+// writeLockWhy says what each lock taken costs: coherence traffic on its
+// line when the line moves, else the atomic's latency that the core hides.
+func writeLockWhy(buf *bytes.Buffer, prof cpu.Profile, res *models.Result, unit string) {
 	lines := map[string]models.LineResult{}
 	for _, l := range res.Lines {
 		lines[l.Name] = l
@@ -165,13 +197,6 @@ func writeExplain(buf *bytes.Buffer, s *scenarios.Scenario, se *scenarios.Series
 		fmt.Fprintf(buf, "  (store_drain %.2f ns, which a tight lock/unlock loop pays every time). Removing the lock\n", prof.StoreDrain.Nanoseconds())
 		fmt.Fprintf(buf, "  therefore saves about %.2f ns per acquisition, not the %.2f ns a tight-loop benchmark shows.\n",
 			prof.Atomic.Nanoseconds()-hidden+prof.L1Hit.Nanoseconds(), prof.Atomic.Nanoseconds()+prof.L1Hit.Nanoseconds()+prof.StoreDrain.Nanoseconds())
-	}
-	for _, l := range res.Lines {
-		if l.PerCPU || l.TransfersPerPacket < 0.1 || isLock(res, l.Name) {
-			continue
-		}
-		fmt.Fprintf(buf, "\nwhy: line %s moves between CPUs %.2f times per %s (%.2f HITM), waiting %.1f ns per %s\n", l.Name, l.TransfersPerPacket, unit, l.HITMPerPacket, l.QueueNsPerPacket, unit)
-		fmt.Fprintf(buf, "  in its queue: every CPU writes it. Writing it less often (per-cpu, or once per jiffy) removes that.\n")
 	}
 }
 
