@@ -83,12 +83,12 @@ func cmdAdvise(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	pt.Seed = seedOf(&o, s)
-	a, cands, err := adviseAt(fs.Arg(0), s, pt, *samples, &o)
+	a, err := adviseAt(fs.Arg(0), s, pt, *samples, &o)
 	if err != nil {
 		return err
 	}
 	if *write != "" {
-		if err := writeAdvice(fs.Arg(0), *write, a, cands); err != nil {
+		if err := writeAdvice(fs.Arg(0), *write, o.profile, a); err != nil {
 			return err
 		}
 	}
@@ -169,15 +169,15 @@ func cpuAxis(s *scenarios.Scenario, se *scenarios.Series) (string, float64) {
 // it, simulates them in a copy of the scenario that declares them, and
 // ranks them; with samples, by the lower bound of their gain over as many
 // draws of the profile's spread.
-func adviseAt(arg string, s *scenarios.Scenario, pt scenarios.Point, samples int, o *options) (*advice, []advise.Candidate, error) {
+func adviseAt(arg string, s *scenarios.Scenario, pt scenarios.Point, samples int, o *options) (*advice, error) {
 	prog := progress(o, "advise")
 	base, err := runner(s, o.jobs, prog)(s.Replicate([]scenarios.Point{pt}))
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	sub, err := advise.NewSubject(s, pt.Variant, base)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	cands := advise.Derive(sub)
 	a := &advice{Scenario: s.Name, Series: pt.Series.Name, Profile: pt.Series.Profile, Variant: pt.Variant,
@@ -189,11 +189,11 @@ func adviseAt(arg string, s *scenarios.Scenario, pt scenarios.Point, samples int
 	baseRate := meanRate(s, base)
 	a.Rate = baseRate * scale
 	if len(cands) == 0 {
-		return a, nil, nil
+		return a, nil
 	}
 	ext, err := loadWith(arg, advise.Render(cands), o)
 	if err != nil {
-		return nil, nil, fmt.Errorf("the derived variants do not load (a fault of contend advise; please report it): %w", err)
+		return nil, fmt.Errorf("the derived variants do not load (a fault of contend advise; please report it): %w", err)
 	}
 	pt.Series = seriesIn(ext, s, pt.Series)
 	var pts []scenarios.Point
@@ -202,7 +202,7 @@ func adviseAt(arg string, s *scenarios.Scenario, pt scenarios.Point, samples int
 	}
 	results, err := runner(ext, o.jobs, prog)(ext.Replicate(pts))
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	n := max(s.Run.Replications, 1)
 	for i, c := range cands {
@@ -216,7 +216,7 @@ func adviseAt(arg string, s *scenarios.Scenario, pt scenarios.Point, samples int
 	if samples > 0 {
 		gains, err := gainBounds(ext, pt, cands, samples, runner(ext, o.jobs, prog))
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		for i := range a.rows {
 			a.rows[i].Low, a.rows[i].High = gains[i].Low, gains[i].High
@@ -227,7 +227,7 @@ func adviseAt(arg string, s *scenarios.Scenario, pt scenarios.Point, samples int
 		a.Rows = append(a.Rows, adviceJSON{Rule: r.Rule, Change: r.What, Variant: r.Variant, Rate: r.Rate * scale,
 			GainPct: r.Gain, LowPct: r.Low, HighPct: r.High, Explain: r.Explain})
 	}
-	return a, cands, nil
+	return a, nil
 }
 
 func withVariant(pt scenarios.Point, v string) scenarios.Point {
@@ -353,7 +353,7 @@ func renderAdvice(buf *bytes.Buffer, format string, a *advice) error {
 // writeAdvice writes, for each row, a copy of the scenario that declares
 // the row's variant and a series that runs it beside the base variant at the
 // advised point: contend run takes the file as it is.
-func writeAdvice(arg, dir string, a *advice, cands []advise.Candidate) error {
+func writeAdvice(arg, dir, profile string, a *advice) error {
 	src, fsys, name, err := scenarioFiles(arg)
 	if err != nil {
 		return err
@@ -362,14 +362,29 @@ func writeAdvice(arg, dir string, a *advice, cands []advise.Candidate) error {
 	if err != nil {
 		return err
 	}
+	// The file names the profile its series had before --profile took
+	// their place, so that it loads with and without --profile.
+	orig, err := loadScenario(arg)
+	if err != nil {
+		return err
+	}
+	se := *a.series
+	for _, o := range defaultSeries(orig) {
+		if o.Name == se.Name {
+			se.Profile = o.Profile
+		}
+	}
 	for i := range a.rows {
 		r := &a.rows[i]
 		var b bytes.Buffer
 		fmt.Fprintf(&b, "# contend advise %s --variant %s: %s\n# predicted %s %s at %s=%s (%s%%): %s\n", a.Scenario, a.Variant, r.What,
 			fixed(a.Rows[i].Rate), a.Unit, a.Axis, num(a.X), signed(r.Gain, 1), r.Explain)
+		if profile != "" {
+			fmt.Fprintf(&b, "# simulated on the profile in %s: run this file with --profile %s\n", profile, profile)
+		}
 		b.Write(src)
 		b.Write(advise.Render([]advise.Candidate{r.Candidate}))
-		if err := writeSeries(&b, a, r.Variant); err != nil {
+		if err := writeSeries(&b, &se, a, r.Variant); err != nil {
 			return err
 		}
 		file := filepath.Join(dir, a.Scenario+"-"+fileSafe(r.Variant)+".toml")
@@ -471,9 +486,8 @@ func copyBuiltin(fsys fs.FS, p, dir, rel string) error {
 }
 
 // writeSeries adds a series that runs the base variant and v at the advised
-// point on the advised series' machine.
-func writeSeries(b *bytes.Buffer, a *advice, v string) error {
-	se := a.series
+// point on the machine of se, the advised series.
+func writeSeries(b *bytes.Buffer, se *scenarios.Series, a *advice, v string) error {
 	fmt.Fprintf(b, "\n[[series]]\nname = %s\nprofile = %s\nvariants = [%s, %s]\naxis = %s\npoints = [%s]\n",
 		strconv.Quote(se.Name+"+advise"), strconv.Quote(se.Profile), strconv.Quote(a.Variant), strconv.Quote(v), strconv.Quote(a.Axis), num(a.X))
 	if se.Placement != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/csv"
 	"encoding/json"
 	"math"
 	"os"
@@ -54,6 +55,13 @@ func TestAdviseIngress(t *testing.T) {
 	}
 	if !strings.Contains(top.Explain, "qdisc_lock stops moving") || !strings.Contains(top.Explain, "qdisc_bstats stops moving") {
 		t.Errorf("explain %q; want both lines to stop moving", top.Explain)
+	}
+	rows, err := csv.NewReader(strings.NewReader(mustRun(t, "advise", "ingress", "--variant", "locked", "--cores", "2", "--format", "csv"))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != len(a.Rows)+2 || rows[1][2] != "none" || rows[2][3] != top.Variant || rows[2][1] != top.Rule {
+		t.Errorf("csv %v; want a header, the base variant, then the rows as json ranks them", rows)
 	}
 }
 
@@ -133,6 +141,47 @@ func TestAdviseWrite(t *testing.T) {
 				t.Errorf("%s: no %s+advise throughput table with %s", r.File, a.Series, r.Variant)
 			}
 		}
+	}
+}
+
+// With --profile, the rows are simulated on the profile file and the
+// written scenario says to run it on that file: run gives the row back.
+func TestAdviseWriteWithProfile(t *testing.T) {
+	dir := t.TempDir()
+	prof := filepath.Join(dir, "box.toml")
+	if err := os.WriteFile(prof, []byte(`[profile.box]
+ghz = 3.0
+sockets = 1
+cores_per_socket = 4
+threads_per_core = 1
+l1_hit = "1ns"
+smt_sibling = "15ns"
+same_socket = "60ns"
+other_socket = "120ns"
+memory = "90ns"
+atomic = "6ns"
+atomic_overlap = 0.5
+store_drain = "5ns"
+wakeup = "5us"
+jitter = "none"
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a := adviseJSONOf(t, "ingress", "--variant", "locked", "--cores", "2", "--profile", prof, "--write", dir)
+	r := a.Rows[0]
+	src, err := os.ReadFile(r.File)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(src), "run this file with --profile "+prof) {
+		t.Errorf("%s does not say which profile it was simulated on", r.File)
+	}
+	var tables []table
+	if err := json.Unmarshal([]byte(mustRun(t, "run", r.File, "--profile", prof, "--series", a.Series+"+advise", "--format", "json")), &tables); err != nil {
+		t.Fatal(err)
+	}
+	if got := tables[len(tables)-1].Values[0][1]; math.Abs(got-r.Rate) > 1e-9*r.Rate {
+		t.Errorf("run --profile gives %v, advise %v", got, r.Rate)
 	}
 }
 
