@@ -134,7 +134,8 @@ func blockedNs(rs []*models.Result) map[string]float64 {
 // its MCS nodes), so that base and candidate compare line by line.
 func renamed(c Candidate, g map[string]float64) map[string]float64 {
 	out := map[string]float64{}
-	for n, v := range g {
+	for _, n := range slices.Sorted(maps.Keys(g)) {
+		v := g[n]
 		// Newest first: a lock that replaced one that replaced another
 		// (combined) goes back to the first.
 		for _, l := range slices.Backward(c.Locks) {

@@ -56,7 +56,11 @@ func TestAdviseIngress(t *testing.T) {
 	if !strings.Contains(top.Explain, "qdisc_lock stops moving") || !strings.Contains(top.Explain, "qdisc_bstats stops moving") {
 		t.Errorf("explain %q; want both lines to stop moving", top.Explain)
 	}
-	rows, err := csv.NewReader(strings.NewReader(mustRun(t, "advise", "ingress", "--variant", "locked", "--cores", "2", "--format", "csv"))).ReadAll()
+	text := mustRun(t, "advise", "ingress", "--variant", "locked", "--cores", "2", "--format", "csv", "--jobs", "1")
+	if again := mustRun(t, "advise", "ingress", "--variant", "locked", "--cores", "2", "--format", "csv", "--jobs", "2"); again != text {
+		t.Errorf("advise printed\n%s\non one job and\n%s\non two", text, again)
+	}
+	rows, err := csv.NewReader(strings.NewReader(text)).ReadAll()
 	if err != nil {
 		t.Fatal(err)
 	}
