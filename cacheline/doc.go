@@ -5,9 +5,12 @@
 // Each line is, for every core, Modified or Exclusive (the core is its owner),
 // Shared (the core is a sharer), or Invalid; at most one owner, and never an
 // owner and sharers at once. A line has a home (its LLC slice, or directory)
-// that takes the requests for it in order of arrival. The LLC keeps a copy of
-// a line that is Shared, so a sharer in the requester's LLC group means the
-// LLC can serve it. Cores are placed by a Topology in sockets, LLC groups (an
+// that takes the requests for it in order of arrival. Who serves a Shared
+// line is the vendor's protocol (Forward): with ForwardLLC (Intel's MESIF)
+// the LLC keeps a copy of a line that is Shared, so a sharer in the
+// requester's LLC group means the LLC can serve it; with ForwardOwner (AMD's
+// MOESI, whose L3 is a victim cache) the owner that first shared the line
+// keeps it Owned and forwards it to every later reader, core to core. Cores are placed by a Topology in sockets, LLC groups (an
 // AMD CCX; one per socket on Intel) and physical cores (SMT siblings); the
 // distance between two cores is SMTSibling, SameSocket (same LLC group),
 // OtherLLC or OtherSocket.
@@ -21,7 +24,8 @@
 // largest distance from the requester to a sharer other than itself.
 //
 //	request  state of the line                   served from   home busy until  after
-//	load     Modified/Exclusive at core o        d(o, me)      done             o and me Shared
+//	load     Modified/Exclusive at core o        d(o, me)      done             o (forwarder) and me Shared
+//	load     Shared, forwarded by f (MOESI)      d(f, me)      start+occupancy  me Shared too
 //	load     Shared, a sharer in my LLC group    LLC           start+occupancy  me Shared too
 //	load     Shared, no sharer in my LLC group   nearest d     start+occupancy  me Shared too
 //	load     Invalid everywhere                  Memory        start+occupancy  me Exclusive

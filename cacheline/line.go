@@ -99,6 +99,7 @@ type Line struct {
 
 	owner    int // Modified or Exclusive here; -1: none
 	dirty    bool
+	fwd      int      // ForwardOwner: the sharer that forwards the line (MOESI's Owned, or the last owner of a clean one); -1: none
 	sharers  []uint64 // bitset of cores holding a Shared copy
 	nsharers int
 	byGroup  []int32  // sharers per LLC group

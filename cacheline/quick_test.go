@@ -76,6 +76,8 @@ type refLine struct {
 	prevTill sim.Time
 	graced   bool // the last access was the previous owner's, in its grace
 	snoop    float64
+	forward  bool // ForwardOwner
+	fwd      int
 
 	accesses, hits, transfers, invalidations uint64
 	queued                                   sim.Time
@@ -117,6 +119,8 @@ func (r *refLine) access(now sim.Time, core int, op cacheline.Op, hold sim.Time)
 	switch {
 	case r.owner >= 0:
 		from = quickDistance(r.owner, core)
+	case op == cacheline.Load && r.fwd >= 0:
+		from, serial = quickDistance(r.fwd, core), false
 	case op == cacheline.Load && len(r.sharers) > 0:
 		from, serial = slices.Min(others), false
 		if sameLLC {
@@ -142,6 +146,9 @@ func (r *refLine) access(now sim.Time, core int, op cacheline.Op, hold sim.Time)
 	switch {
 	case op == cacheline.Load && r.owner >= 0:
 		r.prev, r.prevTill = r.owner, snooped
+		if r.forward {
+			r.fwd = r.owner
+		}
 		r.sharers[r.owner] = true
 		r.owner = -1
 		r.sharers[core] = true
@@ -156,7 +163,7 @@ func (r *refLine) access(now sim.Time, core int, op cacheline.Op, hold sim.Time)
 			r.prev, r.prevTill = r.owner, snooped
 		}
 		clear(r.sharers)
-		r.owner = core
+		r.owner, r.fwd = core, -1
 	}
 	return false, done, from
 }
@@ -174,17 +181,20 @@ func quickDistance(a, b int) cacheline.Distance {
 	return cacheline.OtherSocket
 }
 
-// The previous owner keeps the line until the snoop, with or without one.
+// The previous owner keeps the line until the snoop, with or without one,
+// and shared lines are served by the LLC or by their last owner.
 func TestAccessMatchesReference(t *testing.T) {
 	for _, snoop := range []float64{0, 0.5} {
-		t.Run(fmt.Sprint("snoop ", snoop), func(t *testing.T) { matchReference(t, snoop) })
+		for _, fw := range []cacheline.Forwarding{cacheline.ForwardLLC, cacheline.ForwardOwner} {
+			t.Run(fmt.Sprintf("snoop %v forward %d", snoop, fw), func(t *testing.T) { matchReference(t, snoop, fw) })
+		}
 	}
 }
 
-func matchReference(t *testing.T, snoop float64) {
+func matchReference(t *testing.T, snoop float64, fw cacheline.Forwarding) {
 	check := func(tr trace) bool {
 		s := cacheline.NewSystem(sim.NewEngine(), quickTopo, testLat)
-		s.Occupancy, s.Snoop = testOccupancy, snoop
+		s.Occupancy, s.Snoop, s.Forward = testOccupancy, snoop, fw
 		lines := make([]*cacheline.Line, quickLines)
 		refs := make([]*refLine, quickLines)
 		for i := range lines {
@@ -193,7 +203,7 @@ func matchReference(t *testing.T, snoop float64) {
 			if lines[i], err = s.NewLine(string(rune('a'+i)), perCPU); err != nil {
 				t.Fatal(err)
 			}
-			refs[i] = &refLine{perCPU: perCPU, owner: -1, prev: -1, sharers: map[int]bool{}, snoop: snoop}
+			refs[i] = &refLine{perCPU: perCPU, owner: -1, prev: -1, sharers: map[int]bool{}, snoop: snoop, forward: fw == cacheline.ForwardOwner, fwd: -1}
 		}
 		now := sim.Time(0)
 		for i, a := range tr {

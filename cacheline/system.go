@@ -36,7 +36,25 @@ type System struct {
 
 	// Jitter, if set, turns the mean service time of a transfer into a sample.
 	Jitter func(mean sim.Time) sim.Time
+
+	// Forward says who serves the readers of a line that its owner shared.
+	Forward Forwarding
 }
+
+// Forwarding is who serves a read of a line that other cores share after
+// its owner gave them copies: the vendor's protocol.
+type Forwarding uint8
+
+const (
+	// ForwardLLC: the owner's copy is written back as it is shared and the
+	// LLC serves the next readers (Intel's MESIF: the inclusive LLC, or
+	// its snoop filter, answers).
+	ForwardLLC Forwarding = iota
+	// ForwardOwner: the owner keeps the line (Owned when it is dirty) and
+	// forwards it to every next reader, core to core (AMD's MOESI: the L3
+	// is a victim cache, filled only when an L2 evicts).
+	ForwardOwner
+)
 
 // NewSystem returns an empty system.
 func NewSystem(eng *sim.Engine, topo Topology, lat Latencies) *System {
@@ -104,7 +122,7 @@ func (s *System) NewLine(name string, perCPU bool) (*Line, error) {
 	}
 	n := s.topo.NumCores()
 	l := &Line{
-		Name: name, ID: len(s.lines), PerCPU: perCPU, owner: -1, prev: -1,
+		Name: name, ID: len(s.lines), PerCPU: perCPU, owner: -1, prev: -1, fwd: -1,
 		sharers: make([]uint64, (n+63)/64), byGroup: make([]int32, len(s.groupSocket)),
 	}
 	l.Stats.ByCore = make([]uint64, n)
@@ -172,11 +190,18 @@ func (s *System) Access(now sim.Time, core int, l *Line, op Op, hold sim.Time) R
 			st.HITM++
 		}
 		// Modified or Exclusive elsewhere: the owner forwards the line and
-		// keeps a Shared copy; the LLC gets one too. Until the snoop
-		// reaches it, the owner may still write: the reader gets that.
+		// keeps a Shared copy (Owned, and the forwarder, under
+		// ForwardOwner); the LLC gets one too. Until the snoop reaches
+		// it, the owner may still write: the reader gets that.
 		s.keepUntilSnoop(l, l.owner, start, from)
+		if s.Forward == ForwardOwner {
+			l.fwd = l.owner
+		}
 		s.addSharer(l, l.owner)
 		l.owner, l.dirty = -1, false
+		s.addSharer(l, core)
+	case op == Load && l.fwd >= 0:
+		from, serial = s.Distance(l.fwd, core), false
 		s.addSharer(l, core)
 	case op == Load && l.nsharers > 0:
 		from, serial = s.nearest(core, l), false
@@ -278,7 +303,7 @@ func (s *System) ownership(core int, l *Line) (Distance, int) {
 	default:
 		from = Memory
 	}
-	l.owner, l.dirty = core, true
+	l.owner, l.dirty, l.fwd = core, true, -1
 	return from, owner
 }
 

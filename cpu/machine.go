@@ -37,6 +37,7 @@ func NewMachine(p Profile, seed uint64) (*Machine, error) {
 	m.lines = cacheline.NewSystem(m.eng, m.topo, p.Latencies())
 	m.lines.Occupancy = p.Occupancy()
 	m.lines.Snoop = p.Snoop
+	m.lines.Forward = p.Forward
 	if p.Jitter != NoJitter {
 		m.lines.Jitter = m.Duration
 	}

@@ -87,6 +87,10 @@ type Profile struct {
 	// keeps doing them meanwhile. Scenarios default it to DefaultSnoop.
 	Snoop float64
 
+	// Forward is who serves readers of a line its owner shared: the LLC
+	// (Intel's MESIF, the zero value) or that owner (AMD's MOESI).
+	Forward cacheline.Forwarding
+
 	// StoreBuffer is how many stores may wait for their lines before the
 	// core stalls; 0 means DefaultStoreBuffer.
 	StoreBuffer int

@@ -9,6 +9,7 @@ import (
 	"testing/fstest"
 	"time"
 
+	"contend/cacheline"
 	"contend/scenarios"
 )
 
@@ -287,5 +288,25 @@ func TestCheckShowsDrift(t *testing.T) {
 	}
 	if !slices.Equal(roles, []string{"calibrate", "validate"}) {
 		t.Errorf("ping-pong rows %v, want the fitted one and its repeat", roles)
+	}
+}
+
+// The profile names the vendor's coherence protocol from the CPU's model
+// name, and the loader takes it; an unknown vendor gets the default.
+func TestProfileCoherence(t *testing.T) {
+	topo, _ := ReadTopology(sysfs(1, 2, 1))
+	figs := fakeFigures(t, newFake(topo))
+	v := Estimate(figs, topo)
+	for cpu, want := range map[string]cacheline.Forwarding{
+		"AMD EPYC 7R13 Processor": cacheline.ForwardOwner, "Intel(R) Xeon(R) Platinum 8275CL": cacheline.ForwardLLC, "fake": cacheline.ForwardLLC,
+	} {
+		text := ProfileTOML("host", v, figs, Provenance{CPU: cpu}, scenarios.ProfileKeys())
+		p, err := scenarios.LoadProfile(fstest.MapFS{"h.toml": {Data: []byte(text)}}, "h.toml")
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", cpu, err, text)
+		}
+		if p.Forward != want {
+			t.Errorf("%s: forwarding %v, want %v", cpu, p.Forward, want)
+		}
 	}
 }

@@ -245,7 +245,22 @@ func ProfileTOML(name string, vals map[string]Value, figs []Figure, prov Provena
 			fmt.Fprintf(&b, "  # %s\n", c)
 		}
 	}
+	if c, why := coherenceOf(prov.CPU); c != "" && slices.Contains(keys, "coherence") {
+		fmt.Fprintf(&b, "coherence = %q\n  # %s\n", c, why)
+	}
 	return b.String()
+}
+
+// coherenceOf names the vendor's coherence protocol from the CPU's model
+// name: who serves a line its owner shared (not something a loop measures).
+func coherenceOf(cpu string) (string, string) {
+	switch {
+	case strings.Contains(cpu, "AMD"):
+		return "moesi", "an AMD CPU: the core that shared a line forwards it (the L3 is a victim cache)"
+	case strings.Contains(cpu, "Intel"):
+		return "mesif", "an Intel CPU: the LLC serves a shared line"
+	}
+	return "", ""
 }
 
 // format writes a value as the loader reads it; a latency with its spread

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"contend/cacheline"
 	"contend/cpu"
 	"contend/models"
 	"contend/sim"
@@ -352,6 +353,13 @@ func (c *checker) profile(name string, p profileRaw) {
 		if ok {
 			pr.Spread[f.key] = c.dur("profile."+name+"."+f.key+" spread", append(a, keyNeedle(f.key)), spread, false, MaxStepTime)
 		}
+	}
+	switch p.Coherence {
+	case "", "mesif":
+	case "moesi":
+		pr.Forward = cacheline.ForwardOwner
+	default:
+		c.fail("profile."+name+".coherence", append(a, keyNeedle("coherence")), "%q; use \"mesif\" (Intel: the LLC serves a shared line, the default) or \"moesi\" (AMD: the core that shared it forwards it)", p.Coherence)
 	}
 	switch p.Jitter {
 	case "", "uniform":

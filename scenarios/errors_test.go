@@ -110,6 +110,8 @@ var badCases = []badCase{
 		line: 14, field: "profile.box.wakup", fix: "check the spelling"},
 	{name: "unknown key in a step", old: `{ store = "stats" }`, new: `{ store = "stats", lable = "x" }`,
 		line: 35, field: "variant.steps.lable", fix: "check the spelling"},
+	{name: "unknown coherence protocol", old: `wakeup = "5us"`, new: "wakeup = \"5us\"\ncoherence = \"mesi\"",
+		line: 15, field: "profile.box.coherence", fix: `use "mesif"`},
 	{name: "string where a number is expected", old: "ghz = 2", new: `ghz = "2"`,
 		line: 4, field: "profile.box.ghz", fix: "without quotes"},
 	{name: "string where a count is expected", old: "cores = 2", new: `cores = "2"`,

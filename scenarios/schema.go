@@ -50,6 +50,7 @@ type profileRaw struct {
 	Jitter         string   `toml:"jitter"`
 	CV             *float64 `toml:"cv"`
 	Snoop          *float64 `toml:"snoop"`
+	Coherence      string   `toml:"coherence"` // "mesif" (the LLC serves shared lines) or "moesi" (their owner does)
 }
 
 type kernelRaw struct {
