@@ -13,12 +13,13 @@ import (
 // Step is one checked step of a scenario, blocks inlined.
 type Step = scenarios.Step
 
-// Line and Lock are the declarations a candidate adds to the scenario.
+// Line is a line a candidate declares ([[line]]).
 type Line struct {
 	Name   string
 	PerCPU bool
 }
 
+// Lock is a lock a candidate declares ([[lock]]), or one the scenario has.
 type Lock struct {
 	Name, Kind, Line, Acquire, Release string
 	replaces                           string // the lock whose steps now take this one, if any

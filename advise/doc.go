@@ -2,7 +2,7 @@
 // the design changes a kernel engineer weighs before writing a patch (make a
 // shared counter per-cpu, drop a lock that then protects nothing shared,
 // queue the waiters, move readers to RCU, defer a free past a grace period,
-// give a lock its own line). Each rule, in rules.go, transforms the
+// give a lock its own line; or all that apply, one after the other). Each rule, in rules.go, transforms the
 // variant's own step list; nothing is a canned answer.
 //
 // # Evidence
