@@ -61,7 +61,7 @@ func cmdAdvise(args []string, stdout, stderr io.Writer) error {
 	seriesName := fs.String("series", "", "the measured machine to simulate on (default: the first series that runs the variant)")
 	cores := fs.Int("cores", 0, "CPUs to simulate (default: the series' largest point on a CPU axis, else the workload's cores)")
 	write := fs.String("write", "", "write each row as a scenario holding its variant into the directory `DIR`")
-	samples := samplesFlag(fs, "every gain, and rank by its lower bound,")
+	samples := samplesFlag(fs, "every gain", "; rows rank by its lower bound")
 	if err := parse(fs, &o, args); err != nil {
 		return err
 	}

@@ -145,7 +145,7 @@ func runTables(name string, sweep bool, args []string, stdout, stderr io.Writer)
 	fs := newFlags(name, &o, stderr, "text", "csv", "json")
 	profileFlag(fs, &o)
 	seriesName := fs.String("series", "", "only this series")
-	samples := samplesFlag(fs, "every value")
+	samples := samplesFlag(fs, "every value", "")
 	var sh shardFlags
 	if sweep {
 		sh.declare(fs)
@@ -323,7 +323,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	var o options
 	fs := newFlags("validate", &o, stderr, "text", "csv", "json")
 	profileFlag(fs, &o)
-	samples := samplesFlag(fs, "each figure (and say whether the measured one is inside its interval)")
+	samples := samplesFlag(fs, "each figure", ", and whether the measured figure is inside")
 	if err := parse(fs, &o, args); err != nil {
 		return err
 	}

@@ -74,9 +74,10 @@ func summarize(samples []float64) bounds {
 		Low: stat.Quantile(0.05, stat.Empirical, samples, nil), High: stat.Quantile(0.95, stat.Empirical, samples, nil)}
 }
 
-// samplesFlag declares --uncertainty for a command that predicts what.
-func samplesFlag(fs *flag.FlagSet, what string) *int {
-	return fs.Int("uncertainty", 0, "also predict "+what+" `N` times over the spread of the profile's values (\"45ns ± 4ns\") and the seed, by Latin hypercube: its median and 90% interval")
+// samplesFlag declares --uncertainty for a command that predicts what, and
+// then says what else it does with the samples.
+func samplesFlag(fs *flag.FlagSet, what, then string) *int {
+	return fs.Int("uncertainty", 0, "also predict "+what+" `N` times over the spread of the profile's values (\"45ns ± 4ns\") and the seed, by Latin hypercube: its median and 90% interval"+then)
 }
 
 // checkSamples refuses a sample count that gives no interval.
