@@ -52,6 +52,11 @@ type Engine struct {
 	limit    uint64 // fired and inline events at which RunUntil stops; 0: none
 	inline   uint64 // steps models ran without an event (see Inline)
 	until    Time   // the end of the current RunUntil
+	// firing is the event Step is firing, still at the root of the heap
+	// though no longer scheduled: most events reschedule themselves, and
+	// sinking it from the root once costs less than removing it and pushing
+	// it again. Nil when Step has taken it off.
+	firing *Event
 }
 
 // NewEngine returns an engine at time zero.
@@ -69,7 +74,12 @@ func (e *Engine) Fired() uint64 { return e.fired }
 func (e *Engine) Inline() { e.inline++ }
 
 // Pending returns how many events are scheduled.
-func (e *Engine) Pending() int { return len(e.heap) }
+func (e *Engine) Pending() int {
+	if e.firing != nil {
+		return len(e.heap) - 1
+	}
+	return len(e.heap)
+}
 
 // Schedule puts ev at time at, moving it if it is already scheduled. Events at
 // equal times fire in the order they were (re)scheduled. Cost: O(log n).
@@ -83,6 +93,12 @@ func (e *Engine) Schedule(ev *Event, at Time) {
 	e.seq++
 	ev.at = at
 	s := slot{key: timeKey(at), seq: e.seq, ev: ev}
+	if ev == e.firing {
+		e.firing = nil
+		ev.queued = true
+		e.down(0, s)
+		return
+	}
 	if ev.queued {
 		i := ev.index
 		if e.down(i, s) == i {
@@ -128,15 +144,24 @@ func (e *Engine) Unschedule(ev *Event) bool {
 	return true
 }
 
-// Step fires the earliest event and reports whether there was one.
+// Step fires the earliest event and reports whether there was one. While it
+// fires, the event is not scheduled but keeps its place at the root of the
+// heap (every other event sorts after it); if it has not scheduled itself
+// again by the end, Step takes it off.
 func (e *Engine) Step() bool {
 	if len(e.heap) == 0 {
 		return false
 	}
-	ev := e.pop()
+	ev := e.heap[0].ev
+	ev.queued, ev.index = false, -1
+	e.firing = ev
 	e.now = ev.at
 	e.fired++
 	ev.Action.Fire(ev.at)
+	if e.firing == ev {
+		e.firing = nil
+		e.removeRoot()
+	}
 	return true
 }
 
@@ -347,21 +372,19 @@ func (e *Engine) down(i int, s slot) int {
 	return i
 }
 
-// pop removes and returns the earliest event. The root's hole sinks along the
+// removeRoot removes the earliest slot. The root's hole sinks along the
 // earliest children to a leaf first, and the last slot then rises from there:
 // it came from the bottom, so it seldom rises far, and the way down needs no
 // comparisons with it.
-func (e *Engine) pop() *Event {
+func (e *Engine) removeRoot() {
 	h := e.heap
 	n := len(h) - 1
-	ev := h[0].ev
 	s := h[n]
 	h[n] = slot{}
 	h = h[:n]
 	e.heap = h
-	ev.queued, ev.index = false, -1
 	if n == 0 {
-		return ev
+		return
 	}
 	i := 0
 	for {
@@ -382,7 +405,6 @@ func (e *Engine) pop() *Event {
 		i = m
 	}
 	e.up(i, s)
-	return ev
 }
 
 // earliest returns the index of the earliest slot in h[c:n].

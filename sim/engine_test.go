@@ -74,11 +74,14 @@ func (q *refQueue) step() bool {
 	return true
 }
 
-// engineOp is one step of a random script.
+// engineOp is one step of a random script. A step's event, when it fires,
+// makes the schedules and unschedules in react (of itself or of others), as
+// models do from inside an event.
 type engineOp struct {
 	kind  opKind
 	ev    int
 	delay sim.Time
+	react []engineOp
 }
 
 type opKind uint8
@@ -109,9 +112,18 @@ func (engineScript) Generate(r *rand.Rand, size int) reflect.Value {
 		case p >= 5:
 			k = opUnschedule
 		}
-		s[i] = engineOp{kind: k, ev: r.Intn(scriptEvents), delay: sim.Time(r.Intn(4))}
+		s[i] = randomOp(r, k)
+		if k == opStep {
+			for range r.Intn(3) {
+				s[i].react = append(s[i].react, randomOp(r, opKind(r.Intn(2))))
+			}
+		}
 	}
 	return reflect.ValueOf(s)
+}
+
+func randomOp(r *rand.Rand, k opKind) engineOp {
+	return engineOp{kind: k, ev: r.Intn(scriptEvents), delay: sim.Time(r.Intn(4))}
 }
 
 // runScript plays s on an Engine and on the reference and returns the first
@@ -121,25 +133,37 @@ func runScript(s engineScript) string {
 	e := sim.NewEngine()
 	var ref refQueue
 	var got []firing
+	var react []engineOp // what the event firing now does
+	var inFire string    // the first disagreement found inside an event
 	evs := make([]sim.Event, scriptEvents)
 	for i := range evs {
-		evs[i].Action = sim.ActionFunc(func(now sim.Time) { got = append(got, firing{i, now}) })
+		evs[i].Action = sim.ActionFunc(func(now sim.Time) {
+			got = append(got, firing{i, now})
+			for _, op := range react {
+				if msg := apply(e, evs, &ref, op); msg != "" && inFire == "" {
+					inFire = fmt.Sprintf("inside ev%d: %s", i, msg)
+				}
+				if msg := sameState(e, evs, &ref); msg != "" && inFire == "" {
+					inFire = fmt.Sprintf("inside ev%d after %v: %s", i, op, msg)
+				}
+			}
+		})
 	}
 	for n, op := range s {
-		ev := &evs[op.ev]
-		switch op.kind {
-		case opSchedule:
-			at := e.Now() + op.delay
-			e.Schedule(ev, at)
-			ref.schedule(op.ev, at)
-		case opUnschedule:
-			if g, w := e.Unschedule(ev), ref.unschedule(op.ev); g != w {
-				return fmt.Sprintf("op %d %v: Unschedule = %v, reference %v", n, op, g, w)
-			}
-		case opStep:
-			if g, w := e.Step(), ref.step(); g != w {
+		if op.kind == opStep {
+			// The reference pops first, so that the event's reactions
+			// reach both queues in the same state.
+			react = op.react
+			w := ref.step()
+			if g := e.Step(); g != w {
 				return fmt.Sprintf("op %d %v: Step = %v, reference %v", n, op, g, w)
 			}
+			react = nil
+		} else if msg := apply(e, evs, &ref, op); msg != "" {
+			return fmt.Sprintf("op %d %v: %s", n, op, msg)
+		}
+		if inFire != "" {
+			return fmt.Sprintf("op %d %v: %s", n, op, inFire)
 		}
 		if msg := sameState(e, evs, &ref); msg != "" {
 			return fmt.Sprintf("after op %d %v: %s", n, op, msg)
@@ -151,6 +175,21 @@ func runScript(s engineScript) string {
 	}
 	if !slices.Equal(got, ref.fire) {
 		return fmt.Sprintf("firing order\n got %v\nwant %v", got, ref.fire)
+	}
+	return ""
+}
+
+// apply makes a schedule or unschedule on both queues.
+func apply(e *sim.Engine, evs []sim.Event, ref *refQueue, op engineOp) string {
+	ev := &evs[op.ev]
+	if op.kind == opSchedule {
+		at := e.Now() + op.delay
+		e.Schedule(ev, at)
+		ref.schedule(op.ev, at)
+		return ""
+	}
+	if g, w := e.Unschedule(ev), ref.unschedule(op.ev); g != w {
+		return fmt.Sprintf("Unschedule(ev%d) = %v, reference %v", op.ev, g, w)
 	}
 	return ""
 }
