@@ -83,6 +83,10 @@ type Core struct {
 	lastFire sim.Time // time of the latest Fire, and how many Fires it has had
 	stuck    int
 	shadow   sim.Time // atomic latency that the next compute step can overlap
+	// The part of an atomic's wait for its line that work right after it
+	// overlaps, and when the atomic completed.
+	missShadow, shadowFrom sim.Time
+	rmwWait                sim.Time // how long the latest atomic waited for its line
 	// The store buffer: commit times of the stores still in it, oldest at
 	// sbHead, in a ring of the profile's capacity. Stores commit in order.
 	sb      []sim.Time
@@ -330,8 +334,11 @@ func (c *Core) Time(label Label, s State) sim.Time {
 // a preceding atomic hides, and charges it as work to label.
 func (c *Core) Compute(label Label, d sim.Time) sim.Time {
 	d = c.M.Duration(d)
-	hidden := min(c.shadow, d)
-	c.shadow = 0
+	// What ran in the shadow of the atomic's wait for its line is only the
+	// work right after it: steps between use up the reorder window.
+	miss := max(c.missShadow-(c.Now()-c.shadowFrom), 0)
+	hidden := min(c.shadow+miss, d)
+	c.shadow, c.missShadow = 0, 0
 	d -= hidden
 	c.charge(label, Work, d)
 	return c.Now() + d
@@ -372,7 +379,13 @@ func (c *Core) access(label Label, l *cacheline.Line, op cacheline.Op, work, sta
 		r := c.M.lines.Access(now, c.ID, l, op, p.Atomic)
 		c.charge(label, stall, r.Done-now)
 		c.charge(label, work, p.Atomic)
+		// The work after the atomic that does not wait for it (a share
+		// AtomicOverlap of it: no load passes a locked instruction) runs
+		// while the atomic executes, and while it waits for its line as
+		// far as the reorder window reaches.
 		c.shadow = sim.Time(p.AtomicOverlap * float64(p.Atomic))
+		c.missShadow, c.shadowFrom = 0, r.Done+p.Atomic
+		c.rmwWait = r.Done - now
 		return r.Done + p.Atomic
 	}
 	// A load, or a load for ownership (LoadOwn): the core waits for the data.
@@ -381,6 +394,11 @@ func (c *Core) access(label Label, l *cacheline.Line, op cacheline.Op, work, sta
 	c.charge(label, work, p.L1Hit)
 	return r.Done + p.L1Hit
 }
+
+// ReorderReach is how far, in cycles, an out-of-order core runs independent
+// work past an instruction that waits: a reorder buffer of about 224 entries
+// (Skylake, Zen 2 and 3) at two instructions a cycle.
+const ReorderReach = 112
 
 // LastStoreLands returns when the core's last store has its line, from
 // when other cores read what it wrote.
@@ -464,7 +482,19 @@ type AccessStep struct {
 }
 
 // Exec implements Step.
-func (s *AccessStep) Exec(c *Core) (Outcome, sim.Time) { return Next, c.Access(s.Label, s.Line, s.Op) }
+//
+// Nothing waits for the result of an atomic step (a counter's atomic_inc):
+// the work right after it, its independent share AtomicOverlap, runs while
+// the atomic waits for its line, as far as the reorder window reaches. A
+// lock's atomic is not such a step: what follows depends on what it read.
+func (s *AccessStep) Exec(c *Core) (Outcome, sim.Time) {
+	done := c.Access(s.Label, s.Line, s.Op)
+	if s.Op == cacheline.RMW {
+		p := &c.M.prof
+		c.missShadow = sim.Time(p.AtomicOverlap * float64(min(c.rmwWait, p.Cycles(ReorderReach))))
+	}
+	return Next, done
+}
 
 // ClosedLoop restarts every program as soon as it finishes.
 type ClosedLoop struct{}

@@ -1,6 +1,7 @@
 package cpu_test
 
 import (
+	"fmt"
 	"testing"
 
 	"contend/cacheline"
@@ -55,6 +56,35 @@ func TestAtomicOverlap(t *testing.T) {
 			}
 			if got := c.Time(rmw, cpu.Stall); got != 0 {
 				t.Errorf("an owned line stalled the core for %v", got)
+			}
+		})
+	}
+}
+
+// Two cores each add to one counter and then work for D, long enough that
+// they never ask for the line at once: every atomic waits one transfer T for
+// the line the other core took. Nothing waits for the atomic's result, so
+// the share AtomicOverlap of the work runs meanwhile, up to the reorder
+// window's reach R: an iteration takes T + Atomic + D - overlap·(Atomic +
+// min(T, R)).
+func TestAtomicMissOverlap(t *testing.T) {
+	const d = 400 * sim.Nanosecond
+	for _, overlap := range []float64{0, 0.5, 1} {
+		t.Run(fmt.Sprint(overlap), func(t *testing.T) {
+			p := testProfile()
+			p.Atomic, p.AtomicOverlap = 6*sim.Nanosecond, overlap
+			m := newMachine(t, p, 1)
+			steps := []cpu.Step{
+				&cpu.AccessStep{Label: m.Label("atomic_inc"), Line: newLine(t, m, "counter", false), Op: cacheline.RMW},
+				&cpu.ComputeStep{Label: m.Label("work"), D: d},
+			}
+			startAll(m, &cpu.Program{Name: "pkt", Steps: steps}, []int{0, 1})
+			run(t, m, 10*sim.Microsecond, 1010*sim.Microsecond)
+			tr := p.Latencies()[cacheline.SameSocket]
+			hidden := sim.Time(overlap * float64(p.Atomic+min(tr, p.Cycles(cpu.ReorderReach))))
+			period := tr + p.Atomic + d - hidden
+			if got, want := rate(m), 2*perSecond(period); !within(got, want, 0.01) {
+				t.Errorf("%.4g iterations/s, want 2/(T + Atomic + D - %v) = %.4g", got, hidden, want)
 			}
 		})
 	}
