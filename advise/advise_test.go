@@ -212,6 +212,30 @@ steps = [
   { rcu_read_unlock = true },
 ]
 `, true, "table_lock stops moving"},
+		{"split.toml", "locked", "split", `
+[[lock]]
+name = "q_lock_queue"
+kind = "ticket"
+
+[[lock]]
+name = "q_lock_stats"
+kind = "ticket"
+
+[[variant]]
+name = "locked+split-q_lock"
+description = "q_lock split in one lock per line (queue, stats)"
+steps = [
+  { compute = "40ns", label = "rx" },
+  { lock = "q_lock_queue" },
+  { compute = "150ns", label = "enqueue" },
+  { store = "queue", label = "enqueue" },
+  { unlock = "q_lock_queue" },
+  { lock = "q_lock_stats" },
+  { compute = "150ns", label = "count" },
+  { store = "stats", label = "count" },
+  { unlock = "q_lock_stats" },
+]
+`, true, "q_lock 4.00 → "},
 	} {
 		t.Run(tc.rule+"/"+tc.file, func(t *testing.T) {
 			s, base, cands := subject(t, tc.file, tc.variant)
@@ -255,6 +279,10 @@ func TestRulesDoNotApply(t *testing.T) {
 	}
 	if !slices.Equal(rules, []string{"qspinlock", "mcs"}) {
 		t.Errorf("rules %v for a lock around nothing; want only qspinlock and mcs", rules)
+	}
+	_, _, cands = subject(t, "split.toml", "interleaved")
+	if c := find(cands, "split"); c != nil {
+		t.Errorf("a section whose lines interleave was split: %s", c.What)
 	}
 	_, _, cands = subject(t, "ownline.toml", "shared-line")
 	if c := find(cands, "qspinlock"); c != nil {

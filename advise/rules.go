@@ -25,6 +25,7 @@ var rules = []rule{
 	{"call_rcu", deferFree(scenarios.StepCallRCU)},
 	{"queue_rcu_work", deferFree(scenarios.StepQueueRCUWork)},
 	{"own-line", ownLine},
+	{"split", split},
 	{"combined", combined},
 }
 
@@ -302,4 +303,103 @@ func combined(sub *Subject) []Candidate {
 	}
 	c.Steps, c.Variant, c.What = cur.Steps, "combined", strings.Join(what, "; ")
 	return []Candidate{c}
+}
+
+// split: a spinlock whose critical section writes two or more lines
+// becomes one lock per line, each held only around its line's steps: two
+// counters or queues behind one lock no longer wait for each other. It
+// applies to sections of compute, loads and stores only, where each line's
+// accesses come together (splitting must not reorder them); a compute step
+// goes with the access after it, the last ones with the access before.
+// Whether the lines need one lock for an invariant they share is the
+// user's to judge: the row says what it would buy.
+func split(sub *Subject) []Candidate {
+	var out []Candidate
+	for _, name := range used(sub.Steps, scenarios.StepLock) {
+		l, _ := sub.lock(name)
+		if !isSpinlock(l.Kind) {
+			continue
+		}
+		if c, ok := sub.splitLock(l); ok {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// splitLock splits every section of l in the subject's own steps, and
+// reports false when one of them cannot be split.
+func (sub *Subject) splitLock(l Lock) (Candidate, bool) {
+	locks := map[string]Lock{} // by line
+	var order, taken []string
+	var steps []Step
+	for i := 0; i < len(sub.Steps); i++ {
+		st := sub.Steps[i]
+		if st.Kind != scenarios.StepLock || st.Arg != l.Name {
+			steps = append(steps, st)
+			continue
+		}
+		end := i + 1
+		for end < len(sub.Steps) && !(sub.Steps[end].Kind == scenarios.StepUnlock && sub.Steps[end].Arg == l.Name) {
+			end++
+		}
+		groups, lines, ok := byLine(sub.Steps[i+1 : min(end, len(sub.Steps))])
+		if !ok || end == len(sub.Steps) || len(lines) < 2 {
+			return Candidate{}, false
+		}
+		for _, line := range lines {
+			n, seen := locks[line]
+			if !seen {
+				n = l
+				n.Line, n.Name = "", sub.fresh(l.Name+"_"+line, false, taken)
+				taken = append(taken, n.Name)
+				n.replaces, n.ownWord = l.Name, l.Line == ""
+				locks[line] = n
+				order = append(order, line)
+			}
+			steps = append(steps, Step{Kind: scenarios.StepLock, Arg: n.Name})
+			steps = append(steps, groups[line]...)
+			steps = append(steps, Step{Kind: scenarios.StepUnlock, Arg: n.Name})
+		}
+		i = end
+	}
+	c := Candidate{Variant: "split-" + l.Name, What: l.Name + " split in one lock per line (" + strings.Join(order, ", ") + ")", Steps: steps}
+	for _, line := range order {
+		c.Locks = append(c.Locks, locks[line])
+	}
+	return c, true
+}
+
+// byLine groups a critical section's steps by the line each access
+// touches, in order of first access, a compute step with the access after
+// it; false when the section has other steps or a line's accesses are
+// apart.
+func byLine(body []Step) (map[string][]Step, []string, bool) {
+	groups := map[string][]Step{}
+	var pending []Step
+	var order []string
+	for _, st := range body {
+		switch st.Kind {
+		case scenarios.StepCompute:
+			pending = append(pending, st)
+			continue
+		case scenarios.StepLoad, scenarios.StepStore, scenarios.StepRMW:
+		default:
+			return nil, nil, false
+		}
+		if len(order) > 0 && order[len(order)-1] != st.Arg && slices.Contains(order, st.Arg) {
+			return nil, nil, false
+		}
+		if !slices.Contains(order, st.Arg) {
+			order = append(order, st.Arg)
+		}
+		groups[st.Arg] = append(groups[st.Arg], append(pending, st)...)
+		pending = nil
+	}
+	if len(order) == 0 {
+		return nil, nil, false
+	}
+	last := order[len(order)-1]
+	groups[last] = append(groups[last], pending...)
+	return groups, order, true
 }
