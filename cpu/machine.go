@@ -138,14 +138,13 @@ func (m *Machine) Err() error { return m.err }
 // Duration samples a step duration with the profile's jitter. Uniform jitter
 // with coefficient of variation cv spreads it over mean·(1 ± √3·cv).
 func (m *Machine) Duration(mean sim.Time) sim.Time {
-	switch m.prof.Jitter {
-	case ExponentialJitter:
+	// Uniform, the default, first: every jittered step draws here.
+	if m.prof.Jitter == UniformJitter && mean > 0 && m.prof.CV != 0 {
+		u := m.rand.Float64()
+		return mean + sim.Time(float64(mean)*m.prof.CV*math.Sqrt(3)*(2*u-1))
+	}
+	if m.prof.Jitter == ExponentialJitter {
 		return m.rand.Exp(mean)
-	case UniformJitter:
-		if mean <= 0 || m.prof.CV == 0 {
-			return mean
-		}
-		return mean + sim.Time(float64(mean)*m.prof.CV*math.Sqrt(3)*(2*m.rand.Float64()-1))
 	}
 	return mean
 }
