@@ -228,7 +228,7 @@ func renderLock(b *strings.Builder, l Lock) {
 func renderStep(st Step) string {
 	var kv []string
 	switch {
-	case st.Kind == scenarios.StepRCUReadLock || st.Kind == scenarios.StepRCUReadUnlock || st.Kind == scenarios.StepSynchronizeRCU:
+	case st.Kind.Flag():
 		kv = append(kv, st.Kind.String()+" = true")
 	case isFree(st.Kind):
 		kv = append(kv, st.Kind.String()+" = "+strconv.FormatInt(st.Bytes, 10))

@@ -400,6 +400,20 @@ func (c *Core) access(label Label, l *cacheline.Line, op cacheline.Op, work, sta
 // (Skylake, Zen 2 and 3) at two instructions a cycle.
 const ReorderReach = 112
 
+// Fence waits for the store buffer to drain, as a locked instruction does,
+// and executes an atomic on a line the core owns.
+func (c *Core) Fence(label Label) sim.Time {
+	p := &c.M.prof
+	now := c.Now()
+	if c.drained > now {
+		c.charge(label, Stall, c.drained-now)
+		now = c.drained
+	}
+	c.sbCount = 0
+	c.charge(label, Work, p.Atomic)
+	return now + p.Atomic
+}
+
 // LastStoreLands returns when the core's last store has its line, from
 // when other cores read what it wrote.
 func (c *Core) LastStoreLands() sim.Time { return c.landed }
@@ -495,6 +509,13 @@ func (s *AccessStep) Exec(c *Core) (Outcome, sim.Time) {
 	}
 	return Next, done
 }
+
+// FenceStep is smp_mb(): on x86 Linux a locked add to the stack, so it
+// waits for the store buffer to drain and costs an atomic on an owned line.
+type FenceStep struct{ Label Label }
+
+// Exec implements Step.
+func (s *FenceStep) Exec(c *Core) (Outcome, sim.Time) { return Next, c.Fence(s.Label) }
 
 // ClosedLoop restarts every program as soon as it finishes.
 type ClosedLoop struct{}

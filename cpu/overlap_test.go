@@ -89,3 +89,31 @@ func TestAtomicMissOverlap(t *testing.T) {
 		})
 	}
 }
+
+// smp_mb() is a locked instruction on a line the core owns (x86 Linux adds
+// 0 to the stack with LOCK): after a store to a line another core keeps
+// taking, it waits for that store exactly as an atomic on a per-cpu line
+// would, and runs at the same rate.
+func TestFenceIsALockedInstruction(t *testing.T) {
+	rates := map[string]float64{}
+	for _, name := range []string{"smp_mb", "atomic"} {
+		p := testProfile()
+		p.Atomic = 8 * sim.Nanosecond
+		m := newMachine(t, p, 1)
+		shared := newLine(t, m, "flag", false)
+		fence := cpu.Step(&cpu.FenceStep{Label: m.Label("smp_mb")})
+		if name == "atomic" {
+			fence = &cpu.AccessStep{Label: m.Label("smp_mb"), Line: newLine(t, m, "stack", true), Op: cacheline.RMW}
+		}
+		steps := []cpu.Step{&cpu.AccessStep{Label: m.Label("store"), Line: shared, Op: cacheline.Store}, fence}
+		startAll(m, &cpu.Program{Name: "pkt", Steps: steps}, []int{0, 1})
+		run(t, m, 10*sim.Microsecond, 1010*sim.Microsecond)
+		rates[name] = rate(m)
+		if got := m.Cores()[0].Time(m.Label("smp_mb"), cpu.Stall) + m.Cores()[0].Time(m.Label("smp_mb"), cpu.Work); got < sim.Microsecond {
+			t.Errorf("%s: the barrier took %v in 1 ms; it must wait for the store's line", name, got)
+		}
+	}
+	if !within(rates["smp_mb"], rates["atomic"], 0.001) || rates["smp_mb"] <= 0 {
+		t.Errorf("smp_mb runs %.4g a second, an atomic on a per-cpu line %.4g", rates["smp_mb"], rates["atomic"])
+	}
+}

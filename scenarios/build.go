@@ -448,6 +448,8 @@ func (b *builder) step(st *Step) cpu.Step {
 		return &models.MutexLockStep{M: b.mutex[st.Arg]}
 	case StepMutexUnlock:
 		return &models.MutexUnlockStep{M: b.mutex[st.Arg]}
+	case StepSmpMb:
+		return &cpu.FenceStep{Label: b.label(st, "smp_mb")}
 	case StepRCUReadLock:
 		return &models.RCUReadLock{W: w}
 	case StepRCUReadUnlock:

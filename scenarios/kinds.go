@@ -44,6 +44,7 @@ const (
 	StepRMW
 	StepPingPong
 	StepPingPongRead
+	StepSmpMb
 	StepLock
 	StepUnlock
 	StepReadLock
@@ -66,13 +67,19 @@ const (
 )
 
 // stepKeys are the keys users write, by kind.
-var stepKeys = [numStepKinds]string{"", "compute", "load", "store", "rmw", "pingpong", "pingpong_read", "lock", "unlock",
+var stepKeys = [numStepKinds]string{"", "compute", "load", "store", "rmw", "pingpong", "pingpong_read", "smp_mb", "lock", "unlock",
 	"read_lock", "read_unlock", "write_lock", "write_unlock", "mutex_lock", "mutex_unlock",
 	"rcu_read_lock", "rcu_read_unlock", "synchronize_rcu", "call_rcu", "queue_rcu_work", "kfree_rcu",
 	"sleep", "scan", "once_per_jiffy", "block"}
 
 // String is the step's key in a scenario file.
 func (k StepKind) String() string { return stepKeys[k] }
+
+// Flag says whether the step is written with true (rcu_read_lock = true):
+// it has no operand.
+func (k StepKind) Flag() bool {
+	return k == StepSmpMb || k == StepRCUReadLock || k == StepRCUReadUnlock || k == StepSynchronizeRCU
+}
 
 // freesBytes says whether the step's operand is a size freed after a grace
 // period.

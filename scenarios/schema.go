@@ -94,6 +94,7 @@ type stepRaw struct {
 	RMW           string    `toml:"rmw"`
 	PingPong      string    `toml:"pingpong"`      // take turns with a ball on a line, by CAS
 	PingPongRead  string    `toml:"pingpong_read"` // the same, waiting with loads and passing by CAS
+	SmpMb         bool      `toml:"smp_mb"`        // a full barrier: waits for the store buffer to drain
 	Lock          string    `toml:"lock"`
 	Unlock        string    `toml:"unlock"`
 	ReadLock      string    `toml:"read_lock"`
