@@ -27,15 +27,7 @@ func TestPingPongOneWay(t *testing.T) {
 		{"three on a socket", []int{0, 1, 2}, p.SameSocket},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			w := newWorld(t, p, 1, models.DefaultKernel())
-			ball := w.NewPingPong(newLine(t, w, "ball", false), w.M.Label("cmpxchg"), false)
-			prog := &cpu.Program{Name: "pingpong", Steps: []cpu.Step{&models.PingPongStep{P: ball}}}
-			const d = 100 * sim.Microsecond
-			res, err := w.Run(models.RunSpec{Flood: &models.Flood{CPUs: tc.cpus, Program: prog}, Warmup: 5 * sim.Microsecond, Duration: d})
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := sim.Time(float64(d) / float64(res.Packets))
+			got, res := pass(t, p, tc.cpus, false)
 			if !within(float64(got), float64(tc.want), 0.01) {
 				t.Errorf("one way %v, want %v", got, tc.want)
 			}
@@ -64,19 +56,26 @@ func TestPingPongReadsTwoTransfers(t *testing.T) {
 		{"remote", []int{0, 8}, p.OtherSocket},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			w := newWorld(t, p, 1, models.DefaultKernel())
-			ball := w.NewPingPong(newLine(t, w, "ball", false), w.M.Label("cmpxchg"), true)
-			prog := &cpu.Program{Name: "pingpong", Steps: []cpu.Step{&models.PingPongStep{P: ball}}}
-			const d = 100 * sim.Microsecond
-			res, err := w.Run(models.RunSpec{Flood: &models.Flood{CPUs: tc.cpus, Program: prog}, Warmup: 5 * sim.Microsecond, Duration: d})
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := sim.Time(float64(d) / float64(res.Packets))
+			got, _ := pass(t, p, tc.cpus, true)
 			want := 2*(tc.table-p.Atomic) + p.L1Hit + p.Atomic
 			if !within(float64(got), float64(want), 0.01) {
 				t.Errorf("one way %v, want 2T + L1 + atomic = %v", got, want)
 			}
 		})
 	}
+}
+
+// pass runs a ping-pong between cpus (waiting with loads if reads) and
+// returns the mean time of one pass.
+func pass(t *testing.T, p cpu.Profile, cpus []int, reads bool) (sim.Time, *models.Result) {
+	t.Helper()
+	w := newWorld(t, p, 1, models.DefaultKernel())
+	ball := w.NewPingPong(newLine(t, w, "ball", false), w.M.Label("cmpxchg"), reads)
+	prog := &cpu.Program{Name: "pingpong", Steps: []cpu.Step{&models.PingPongStep{P: ball}}}
+	const d = 100 * sim.Microsecond
+	res, err := w.Run(models.RunSpec{Flood: &models.Flood{CPUs: cpus, Program: prog}, Warmup: 5 * sim.Microsecond, Duration: d})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sim.Time(float64(d) / float64(res.Packets)), res
 }
