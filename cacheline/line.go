@@ -97,17 +97,18 @@ type Line struct {
 	ID     int
 	PerCPU bool // one private copy per core; never transferred
 
-	owner    int // Modified or Exclusive here; -1: none
-	dirty    bool
-	fwd      int      // ForwardOwner: the sharer that forwards the line (MOESI's Owned, or the last owner of a clean one); -1: none
-	sharers  []uint64 // bitset of cores holding a Shared copy
-	nsharers int
-	byGroup  []int32  // sharers per LLC group
-	freeAt   sim.Time // when the line's home has served every queued ownership request
-	prev     int      // the owner before the last ownership request, or -1
-	prevTill sim.Time // when that request is served and prev loses its copy
-	watchers []watcher
-	Stats    Stats
+	owner     int // Modified or Exclusive here; -1: none
+	dirty     bool
+	fwd       int      // ForwardOwner: the sharer that forwards the line (MOESI's Owned, or the last owner of a clean one); -1: none
+	sharers   []uint64 // bitset of cores holding a Shared copy
+	nsharers  int
+	byGroup   []int32  // sharers per LLC group
+	freeAt    sim.Time // when the line's home has served every queued ownership request
+	prev      int      // the owner before the last ownership request, or -1
+	prevTill  sim.Time // when that request is served and prev loses its copy
+	prevTaken bool     // that request asks to own the line (not only to read it)
+	watchers  []watcher
+	Stats     Stats
 }
 
 type watcher struct {

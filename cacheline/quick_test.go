@@ -76,8 +76,11 @@ type refLine struct {
 	prevTill sim.Time
 	graced   bool // the last access was the previous owner's, in its grace
 	snoop    float64
-	forward  bool // ForwardOwner
-	fwd      int
+	// the request that took the line from prev asked to own it: prev's
+	// plain stores no longer hit
+	prevTaken bool
+	forward   bool // ForwardOwner
+	fwd       int
 
 	accesses, hits, transfers, invalidations uint64
 	queued                                   sim.Time
@@ -96,7 +99,7 @@ func (r *refLine) holds(core int) bool { return r.perCPU || r.owner == core || r
 // occupancy; everything else after the transfer and the hold.
 func (r *refLine) access(now sim.Time, core int, op cacheline.Op, hold sim.Time) (bool, sim.Time, cacheline.Distance) {
 	r.accesses++
-	grace := r.prev == core && now < r.prevTill && now+hold <= r.prevTill
+	grace := !(op == cacheline.Store && r.prevTaken) && r.prev == core && now < r.prevTill && now+hold <= r.prevTill
 	r.graced = grace && !r.holds(core)
 	if r.perCPU || r.owner == core || (op == cacheline.Load && r.sharers[core]) || grace {
 		r.hits++
@@ -145,7 +148,7 @@ func (r *refLine) access(now sim.Time, core int, op cacheline.Op, hold sim.Time)
 	r.queued += start - now
 	switch {
 	case op == cacheline.Load && r.owner >= 0:
-		r.prev, r.prevTill = r.owner, snooped
+		r.prev, r.prevTill, r.prevTaken = r.owner, snooped, false
 		if r.forward {
 			r.fwd = r.owner
 		}
@@ -160,7 +163,7 @@ func (r *refLine) access(now sim.Time, core int, op cacheline.Op, hold sim.Time)
 		r.invalidations += uint64(len(others))
 		if r.owner >= 0 {
 			r.invalidations++
-			r.prev, r.prevTill = r.owner, snooped
+			r.prev, r.prevTill, r.prevTaken = r.owner, snooped, true
 		}
 		clear(r.sharers)
 		r.owner, r.fwd = core, -1

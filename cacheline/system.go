@@ -193,7 +193,7 @@ func (s *System) Access(now sim.Time, core int, l *Line, op Op, hold sim.Time) R
 		// keeps a Shared copy (Owned, and the forwarder, under
 		// ForwardOwner); the LLC gets one too. Until the snoop reaches
 		// it, the owner may still write: the reader gets that.
-		s.keepUntilSnoop(l, l.owner, start, from)
+		s.keepUntilSnoop(l, l.owner, start, from, false)
 		if s.Forward == ForwardOwner {
 			l.fwd = l.owner
 		}
@@ -213,7 +213,7 @@ func (s *System) Access(now sim.Time, core int, l *Line, op Op, hold sim.Time) R
 		var owner int
 		from, owner = s.ownership(core, l)
 		if owner >= 0 {
-			s.keepUntilSnoop(l, owner, start, from)
+			s.keepUntilSnoop(l, owner, start, from, true)
 		}
 	}
 	service := s.lat[from]
@@ -244,14 +244,16 @@ func (s *System) Access(now sim.Time, core int, l *Line, op Op, hold sim.Time) R
 // keepUntilSnoop lets owner, which a request started at start is taking the
 // line (or its right to write it) from, go on using the line until the
 // home's snoop reaches it, a Snoop fraction of the transfer from where.
-func (s *System) keepUntilSnoop(l *Line, owner int, start sim.Time, from Distance) {
-	l.prev, l.prevTill = owner, start+sim.Time(s.Snoop*float64(s.lat[from]))
+func (s *System) keepUntilSnoop(l *Line, owner int, start sim.Time, from Distance, taken bool) {
+	l.prev, l.prevTill, l.prevTaken = owner, start+sim.Time(s.Snoop*float64(s.lat[from])), taken
 }
 
 // hit reports whether core's own copy serves op at now. The previous owner
 // keeps the line until the snoop of the request that took it arrives, so an
 // access it makes before then (and, for a locked one, finishes before then)
-// is a hit too.
+// is a hit too; but not a plain store when another core asked to own the
+// line: the store leaves the store buffer after the snoop has come, while a
+// locked instruction holds the line as it executes.
 func (l *Line) hit(now sim.Time, core int, op Op, hold sim.Time) bool {
 	switch {
 	case l.PerCPU || l.owner == core:
@@ -259,7 +261,7 @@ func (l *Line) hit(now sim.Time, core int, op Op, hold sim.Time) bool {
 	case op == Load && l.isSharer(core):
 		return true
 	}
-	return l.prev == core && now < l.prevTill && now+hold <= l.prevTill
+	return !(op == Store && l.prevTaken) && l.prev == core && now < l.prevTill && now+hold <= l.prevTill
 }
 
 // nearest says where a load of a Shared line is served from: the LLC when a
