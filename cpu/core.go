@@ -504,8 +504,7 @@ type AccessStep struct {
 func (s *AccessStep) Exec(c *Core) (Outcome, sim.Time) {
 	done := c.Access(s.Label, s.Line, s.Op)
 	if s.Op == cacheline.RMW {
-		p := &c.M.prof
-		c.missShadow = sim.Time(p.AtomicOverlap * float64(min(c.rmwWait, p.Cycles(ReorderReach))))
+		c.missShadow = sim.Time(c.M.prof.AtomicOverlap * float64(min(c.rmwWait, c.M.reorderReach)))
 	}
 	return Next, done
 }

@@ -25,6 +25,9 @@ type Machine struct {
 	labelIdx map[string]Label
 	err      error
 	started  sim.Time // start of the measured interval
+	// reorderReach is ReorderReach cycles at the profile's clock, worked
+	// out once: every atomic step needs it.
+	reorderReach sim.Time
 }
 
 // NewMachine builds the machine described by p, its randomness drawn from seed.
@@ -37,6 +40,7 @@ func NewMachine(p Profile, seed uint64) (*Machine, error) {
 	m.lines = cacheline.NewSystem(m.eng, m.topo, p.Latencies())
 	m.lines.Occupancy = p.Occupancy()
 	m.lines.Snoop = p.Snoop
+	m.reorderReach = m.prof.Cycles(ReorderReach)
 	m.lines.Forward = p.Forward
 	if p.Jitter != NoJitter {
 		m.lines.Jitter = m.Duration
