@@ -75,17 +75,31 @@ func variantOf(j Job) (string, bool) {
 // the model of a machine of t's shape (physical cores 0 and 1), with the
 // profile field their ping-pong sets.
 func simulatedPair(figs figures, t Topology) (PairClass, string, bool) {
+	return pairFor(t, func(c PairClass) bool { _, ok := figs.get(pingpongOf(c)); return ok })
+}
+
+// pairFor is simulatedPair on a machine that measured the ping-pong of
+// the pair classes has says.
+func pairFor(t Topology, has func(PairClass) bool) (PairClass, string, bool) {
+	first := func(want ...PairClass) (PairClass, bool) {
+		for _, c := range want {
+			if has(c) {
+				return c, true
+			}
+		}
+		return 0, false
+	}
 	_, cores, _ := t.Shape()
 	perLLC, known := t.CoresPerLLC()
 	switch {
 	case cores < 2:
-		c, ok := classFor(figs, OtherSocket)
+		c, ok := first(OtherSocket)
 		return c, "other_socket", ok
 	case known && perLLC == 1:
-		c, ok := classFor(figs, OtherLLC)
+		c, ok := first(OtherLLC)
 		return c, "other_llc", ok
 	}
-	c, ok := classFor(figs, SameLLC, OtherLLC)
+	c, ok := first(SameLLC, OtherLLC)
 	return c, "same_socket", ok
 }
 
@@ -96,11 +110,9 @@ func simulatedPair(figs figures, t Topology) (PairClass, string, bool) {
 func Series(figs []Figure, t Topology) *scenarios.Series {
 	se := &scenarios.Series{Name: "host", Profile: ProfileName, Axis: "threads", Params: map[string]scenarios.Value{}}
 	pair, field, _ := simulatedPair(figs, t)
-	for _, f := range figs {
-		r, ok := refOf(f, pair, field)
-		if !ok || f.Stat.Median <= 0 {
-			continue
-		}
+	for _, i := range refFigures(figs, t) {
+		f := figs[i]
+		r, _ := refOf(f, pair, field)
 		value, unit := f.Stat.Median, "ns"
 		if r.metric == "throughput" {
 			value, unit = float64(r.threads)*1e3/f.Stat.Median, "Mpps"
@@ -117,6 +129,19 @@ func Series(figs []Figure, t Topology) *scenarios.Series {
 			X: float64(r.threads), Metric: r.metric, Value: value, Unit: unit, Role: role, Source: describe(f)})
 	}
 	return se
+}
+
+// refFigures returns the indexes of the figures that are reference points
+// of Series, in its order.
+func refFigures(figs []Figure, t Topology) []int {
+	pair, field, _ := simulatedPair(figs, t)
+	var out []int
+	for i, f := range figs {
+		if _, ok := refOf(f, pair, field); ok && f.Stat.Median > 0 {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // Calibration is a measured machine.
@@ -157,8 +182,58 @@ func Calibrate(figs []Figure, t Topology, prov Provenance, run func(*scenarios.S
 	if err := c.use(s, prov); err != nil {
 		return nil, err
 	}
-	c.Rows, err = s.Predict(c.Series, s.Run.Seed, nil, run(s))
-	return c, err
+	if c.Rows, err = s.Predict(c.Series, s.Run.Seed, nil, run(s)); err != nil {
+		return nil, err
+	}
+	return c, c.followDrift(s, run(s))
+}
+
+// Refitted marks, in a row's source, a loop predicted on the profile
+// refitted to the ping-pong measured just before it (followDrift).
+const Refitted = "refitted to the ping-pong measured just before it"
+
+// MaxDrift is how far a ping-pong measured later may stray from the one
+// the profile is fitted to before the check says the machine changed:
+// three times the IQR a quiet host gives it.
+const MaxDrift = 0.1
+
+// followDrift re-predicts each contended loop whose ping-pong, measured
+// just before it, strayed more than MaxDrift from the one the profile is
+// fitted to (a guest whose vCPUs moved): on the profile with the pair's
+// latency fitted to that ping-pong instead, so that the loop is compared
+// with the machine it ran on. The row's source says so.
+func (c *Calibration) followDrift(s *scenarios.Scenario, run scenarios.Runner) error {
+	pair, field, ok := simulatedPair(c.Figures, c.topo)
+	fs := figures(c.Figures)
+	first, ok1 := fs.median(pingpongOf(pair))
+	free := slices.Index(c.Series.Free, "profile."+field)
+	if !ok || !ok1 || first <= 0 || free < 0 {
+		return nil
+	}
+	for row, i := range refFigures(c.Figures, c.topo) {
+		pp, ok := fs.median(pingpongOf(pair) + before + c.Figures[i].Name)
+		if !ok || math.Abs(pp/first-1) <= MaxDrift {
+			continue
+		}
+		fit := *c.Series
+		ref := calibrateRef(c.Series, free)
+		ref.Value = pp
+		fit.Free, fit.Refs = []string{"profile." + field}, []scenarios.Reference{ref}
+		vals, err := solve(s, &fit, run)
+		if err != nil {
+			return err
+		}
+		one := *c.Series
+		one.Refs = c.Series.Refs[row : row+1]
+		rows, err := s.Predict(&one, s.Run.Seed, vals, run)
+		if err != nil {
+			return err
+		}
+		r := &c.Rows[row]
+		r.Predicted, r.ErrorPct = rows[0].Predicted, rows[0].ErrorPct
+		r.Source += fmt.Sprintf("; predicted with %s %s, %.4g ns (%+.0f%% on the first)", field, Refitted, pp, 100*(pp/first-1))
+	}
+	return nil
 }
 
 // solve sets each free value so that simulating its own calibrate figure

@@ -310,3 +310,43 @@ func TestProfileCoherence(t *testing.T) {
 		}
 	}
 }
+
+// A contended loop measured after the machine changed is compared with the
+// machine it ran on: the ping-pong measured just before it is 30% slower,
+// so its row is predicted with the pair's latency refitted to that one
+// (slower transfers: a slower lock), and says so; the other rows are not.
+func TestCheckFollowsDrift(t *testing.T) {
+	topo, _ := ReadTopology(sysfs(1, 2, 1))
+	figs := fakeFigures(t, newFake(topo))
+	row := func(cal *Calibration, variant string) scenarios.Row {
+		for _, r := range cal.Rows {
+			if r.Variant == variant && r.X == 2 {
+				return r
+			}
+		}
+		t.Fatalf("no %s x2 row", variant)
+		return scenarios.Row{}
+	}
+	serial := func(s *scenarios.Scenario) scenarios.Runner { return s.Serial }
+	calm, err := Calibrate(figs, topo, Provenance{}, serial)
+	if err != nil {
+		t.Fatal(err)
+	}
+	moved := slices.Clone(figs)
+	i := slices.IndexFunc(moved, func(f Figure) bool { return f.Name == pingpongOf(SameLLC)+before+"ticket x2" })
+	if i < 0 {
+		t.Fatalf("the plan measures no ping-pong before ticket x2")
+	}
+	moved[i].Stat.Median *= 1.3
+	cal, err := Calibrate(moved, topo, Provenance{}, serial)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, after := row(calm, "ticket"), row(cal, "ticket")
+	if !(after.Predicted < 0.95*before.Predicted) || !strings.Contains(after.Source, "refitted to the ping-pong measured just before") {
+		t.Errorf("ticket x2 predicted %.4g (%s), undisturbed %.4g: want it slower and said", after.Predicted, after.Source, before.Predicted)
+	}
+	if a, b := row(cal, "mcs"), row(calm, "mcs"); a.Predicted != b.Predicted || a.Source != b.Source {
+		t.Errorf("mcs x2 changed (%.4g, %s), though its ping-pong did not", a.Predicted, a.Source)
+	}
+}

@@ -110,6 +110,18 @@ func Plan(t Topology, m Machine) []Figure {
 			out = append(out, Figure{Name: name, Job: j})
 		}
 	}
+	pairs := t.Pairs()
+	sim, _, simOK := pairFor(t, func(c PairClass) bool { _, ok := pairs[c]; return ok })
+	// A contended loop is preceded by the ping-pong of the pair the model
+	// simulates, so that the check can compare it with the machine it ran
+	// on, should the machine change meanwhile (followDrift).
+	contended := func(name string, j Job) {
+		if simOK {
+			p := pairs[sim]
+			add(pingpongOf(sim)+before+name, Job{Kernel: PingPong, CPUs: p[:]})
+		}
+		add(name, j)
+	}
 	add("work10", Job{Kernel: Work, CPUs: cpu0, Work: 10})
 	add("work50", Job{Kernel: Work, CPUs: cpu0, Work: 50})
 	add("add", Job{Kernel: Add, CPUs: cpu0})
@@ -122,7 +134,6 @@ func Plan(t Topology, m Machine) []Figure {
 	add("llc-load", Job{Kernel: Chase, CPUs: cpu0, Bytes: 4 << 20})
 	add("memory-load", Job{Kernel: Chase, CPUs: cpu0, Bytes: 64 << 20})
 	add("pause", Job{Kernel: Pause, CPUs: cpu0})
-	pairs := t.Pairs()
 	for c := SMTSibling; c <= OtherSocket; c++ {
 		if p, ok := pairs[c]; ok {
 			add("pingpong "+c.String(), Job{Kernel: PingPong, CPUs: p[:]})
@@ -137,14 +148,15 @@ func Plan(t Topology, m Machine) []Figure {
 	for n := 2; n <= len(all); n++ {
 		cpus := all[:n]
 		for _, w := range []int{0, 10, 50} {
-			add(fmt.Sprintf("shared-add%s x%d", workSuffix(w), n), Job{Kernel: SharedAdd, CPUs: cpus, Work: w})
+			contended(fmt.Sprintf("shared-add%s x%d", workSuffix(w), n), Job{Kernel: SharedAdd, CPUs: cpus, Work: w})
 		}
-		add(fmt.Sprintf("false-share x%d", n), Job{Kernel: FalseShare, CPUs: cpus})
-		add(fmt.Sprintf("padded x%d", n), Job{Kernel: Padded, CPUs: cpus})
+		contended(fmt.Sprintf("false-share x%d", n), Job{Kernel: FalseShare, CPUs: cpus})
+		contended(fmt.Sprintf("padded x%d", n), Job{Kernel: Padded, CPUs: cpus})
 	}
 	for _, k := range []Kernel{TicketLock, TASLock, MCSLock} {
-		for n := 1; n <= len(all); n++ {
-			add(fmt.Sprintf("%s x%d", k, n), Job{Kernel: k, CPUs: all[:n], Work: csUnits})
+		add(fmt.Sprintf("%s x1", k), Job{Kernel: k, CPUs: all[:1], Work: csUnits})
+		for n := 2; n <= len(all); n++ {
+			contended(fmt.Sprintf("%s x%d", k, n), Job{Kernel: k, CPUs: all[:n], Work: csUnits})
 		}
 	}
 	// The ping-pongs once more, after the contended loops: a guest whose
@@ -158,8 +170,12 @@ func Plan(t Topology, m Machine) []Figure {
 	return out
 }
 
-// again names a figure measured a second time, at the end of the plan.
-const again = " again"
+// again names a figure measured a second time, at the end of the plan;
+// before, one measured just before the figure whose name follows.
+const (
+	again  = " again"
+	before = " before "
+)
 
 // csUnits is the critical section of the lock loops, in units of work.
 const csUnits = 5

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -69,7 +70,12 @@ func cmdCalibrate(args []string, stdout, stderr io.Writer) error {
 			writeSeriesHeader(&buf, hostbench.Scenario, cal.Series)
 			buf.WriteString("\n")
 			writeRows(&buf, cal.Rows, nil)
-			if d, ok := cal.Drift(); ok && math.Abs(d) > maxDrift {
+			for _, r := range cal.Rows {
+				if _, how, ok := strings.Cut(r.Source, "; predicted with "); ok && strings.Contains(how, hostbench.Refitted) {
+					fmt.Fprintf(&buf, "note: %s x%v predicted with %s\n", r.Variant, r.X, how)
+				}
+			}
+			if d, ok := cal.Drift(); ok && math.Abs(d) > hostbench.MaxDrift {
 				fmt.Fprintf(&buf, "warning: the ping-pong measured again after the contended loops is %+.0f%% off the first: the machine changed while it was measured (a guest whose vCPUs moved between physical cores?); the contended figures may not match one profile: calibrate again\n", 100*d)
 			}
 		}
@@ -83,11 +89,6 @@ func cmdCalibrate(args []string, stdout, stderr io.Writer) error {
 	_, err = stdout.Write(buf.Bytes())
 	return err
 }
-
-// maxDrift is how far the repeated ping-pong may stray from the first
-// before the check says the machine changed: three times the IQR a quiet
-// host gives it.
-const maxDrift = 0.1
 
 func calibrateJSON(cal *hostbench.Calibration, check bool) any {
 	out := struct {
