@@ -284,6 +284,10 @@ func TestRulesDoNotApply(t *testing.T) {
 	if c := find(cands, "split"); c != nil {
 		t.Errorf("a section whose lines interleave was split: %s", c.What)
 	}
+	_, _, cands = subject(t, "split.toml", "gated")
+	if c := find(cands, "split"); c != nil {
+		t.Errorf("a lock taken only inside a gate was split, changing nothing: %s", c.What)
+	}
 	_, _, cands = subject(t, "ownline.toml", "shared-line")
 	if c := find(cands, "qspinlock"); c != nil {
 		t.Errorf("a qspinlock made a qspinlock again: %s", c.What)

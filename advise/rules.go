@@ -363,6 +363,9 @@ func (sub *Subject) splitLock(l Lock) (Candidate, bool) {
 		}
 		i = end
 	}
+	if len(order) == 0 {
+		return Candidate{}, false // its sections are all inside gates or blocks
+	}
 	c := Candidate{Variant: "split-" + l.Name, What: l.Name + " split in one lock per line (" + strings.Join(order, ", ") + ")", Steps: steps}
 	for _, line := range order {
 		c.Locks = append(c.Locks, locks[line])
