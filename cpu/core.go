@@ -334,14 +334,19 @@ func (c *Core) Time(label Label, s State) sim.Time {
 // a preceding atomic hides, and charges it as work to label.
 func (c *Core) Compute(label Label, d sim.Time) sim.Time {
 	d = c.M.Duration(d)
-	// What ran in the shadow of the atomic's wait for its line is only the
-	// work right after it: steps between use up the reorder window.
-	miss := max(c.missShadow-(c.Now()-c.shadowFrom), 0)
-	hidden := min(c.shadow+miss, d)
+	now := c.Now()
+	hidden := c.shadow
+	if c.missShadow > 0 {
+		// What ran in the shadow of the atomic's wait for its line is
+		// only the work right after it: steps between use up the
+		// reorder window.
+		hidden += max(c.missShadow-(now-c.shadowFrom), 0)
+	}
+	hidden = min(hidden, d)
 	c.shadow, c.missShadow = 0, 0
 	d -= hidden
 	c.charge(label, Work, d)
-	return c.Now() + d
+	return now + d
 }
 
 // Access performs a memory access and returns when the core may go on. Time
@@ -371,18 +376,14 @@ func (c *Core) access(label Label, l *cacheline.Line, op cacheline.Op, work, sta
 		c.charge(label, work, p.L1Hit)
 		return now + p.L1Hit
 	case cacheline.RMW:
-		if c.drained > now {
-			c.charge(label, work, c.drained-now)
-			now = c.drained
-		}
-		c.sbCount = 0
+		now = c.drain(label, now, work)
 		r := c.M.lines.Access(now, c.ID, l, op, p.Atomic)
 		c.charge(label, stall, r.Done-now)
 		c.charge(label, work, p.Atomic)
 		// The work after the atomic that does not wait for it (a share
 		// AtomicOverlap of it: no load passes a locked instruction) runs
-		// while the atomic executes, and while it waits for its line as
-		// far as the reorder window reaches.
+		// while the atomic executes; an atomic step's also while it
+		// waits for its line (AccessStep).
 		c.shadow = sim.Time(p.AtomicOverlap * float64(p.Atomic))
 		c.missShadow, c.shadowFrom = 0, r.Done+p.Atomic
 		c.rmwWait = r.Done - now
@@ -404,14 +405,21 @@ const ReorderReach = 112
 // and executes an atomic on a line the core owns.
 func (c *Core) Fence(label Label) sim.Time {
 	p := &c.M.prof
-	now := c.Now()
+	now := c.drain(label, c.Now(), Stall)
+	c.charge(label, Work, p.Atomic)
+	return now + p.Atomic
+}
+
+// drain waits from now for the store buffer to empty, as a locked
+// instruction does, charging the wait to label in state s, and returns when
+// it is empty.
+func (c *Core) drain(label Label, now sim.Time, s State) sim.Time {
 	if c.drained > now {
-		c.charge(label, Stall, c.drained-now)
+		c.charge(label, s, c.drained-now)
 		now = c.drained
 	}
 	c.sbCount = 0
-	c.charge(label, Work, p.Atomic)
-	return now + p.Atomic
+	return now
 }
 
 // LastStoreLands returns when the core's last store has its line, from
