@@ -505,35 +505,27 @@ func (l *Spinlock) lockTAS(c *cpu.Core) (cpu.Outcome, sim.Time) {
 // only when it reads free.
 func (l *Spinlock) lockTTAS(c *cpu.Core) (cpu.Outcome, sim.Time) {
 	id := c.ID
-	if l.phase[id] == ttasSpinning {
-		if !l.inflight[id] {
-			done := reload(c, l.Line, l.Acquire)
-			if l.holder >= 0 {
-				return spinOn(c, l.Line, done, l.Acquire)
-			}
+	spinning := l.phase[id] == ttasSpinning
+	if spinning && !l.inflight[id] {
+		done := reload(c, l.Line, l.Acquire)
+		if l.holder >= 0 {
+			return spinOn(c, l.Line, done, l.Acquire)
 		}
-		done, ok := l.rmw(c, l.Line, l.Acquire, false)
-		if !ok {
-			return cpu.Again, done
-		}
-		if l.holder < 0 {
-			l.take(c, true)
-			return cpu.Next, done
-		}
-		return spinOn(c, l.Line, done, l.Acquire)
 	}
 	done, ok := l.rmw(c, l.Line, l.Acquire, false)
 	if !ok {
 		return cpu.Again, done
 	}
 	if l.holder < 0 {
-		l.take(c, false)
+		l.take(c, spinning)
 		return cpu.Next, done
 	}
-	if !l.w.wait(c, l) {
-		return cpu.Block, 0
+	if !spinning {
+		if !l.w.wait(c, l) {
+			return cpu.Block, 0
+		}
+		l.phase[id] = ttasSpinning
 	}
-	l.phase[id] = ttasSpinning
 	return spinOn(c, l.Line, done, l.Acquire)
 }
 

@@ -1,6 +1,8 @@
 package models
 
 import (
+	"slices"
+
 	"contend/cacheline"
 	"contend/cpu"
 	"contend/sim"
@@ -49,8 +51,7 @@ func (s *PingPongStep) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
 	case ppIssue:
 		p.register(id)
 		if !p.Reads {
-			p.phase[id] = ppPassing
-			return cpu.Again, c.Access(p.Label, p.Line, cacheline.RMW)
+			return p.cas(c)
 		}
 		p.phase[id] = ppLook
 		return cpu.Again, c.SpinAccess(p.Label, p.Line, cacheline.Load)
@@ -59,8 +60,7 @@ func (s *PingPongStep) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
 			p.phase[id] = ppIssue
 			return spinOn(c, p.Line, c.Now(), p.Label)
 		}
-		p.phase[id] = ppPassing
-		return cpu.Again, c.Access(p.Label, p.Line, cacheline.RMW)
+		return p.cas(c)
 	}
 	p.phase[id] = ppIssue
 	if p.order[p.turn] != id {
@@ -70,11 +70,14 @@ func (s *PingPongStep) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
 	return cpu.Next, c.Now()
 }
 
+// cas issues the CAS that passes the ball, once the line has arrived.
+func (p *PingPong) cas(c *cpu.Core) (cpu.Outcome, sim.Time) {
+	p.phase[c.ID] = ppPassing
+	return cpu.Again, c.Access(p.Label, p.Line, cacheline.RMW)
+}
+
 func (p *PingPong) register(id int) {
-	for _, o := range p.order {
-		if o == id {
-			return
-		}
+	if !slices.Contains(p.order, id) {
+		p.order = append(p.order, id)
 	}
-	p.order = append(p.order, id)
 }

@@ -44,15 +44,7 @@ func idleProfile(n int) cpu.Profile {
 // given flood on other CPUs, and returns its latency and the grace period's.
 func oneSync(t *testing.T, k models.Kernel, ncpus int, d sim.Time, f *models.Flood) (call, gp sim.Time) {
 	t.Helper()
-	w := newWorld(t, idleProfile(ncpus), 1, k)
-	p := &cpu.Program{Name: "tc", Steps: []cpu.Step{compute(w, "tc", d), &models.SynchronizeRCU{W: w, Label: w.M.Label("synchronize_rcu")}}}
-	if f != nil {
-		f.Program = floodProgram(w)
-	}
-	res, err := w.Run(models.RunSpec{Flood: f, Batch: &models.Batch{CPU: 0, Program: p, Ops: 1}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := syncRun(t, k, ncpus, d, f)
 	if len(res.RCU.Calls) != 1 || res.RCU.Calls[0].Count != 1 || res.RCU.GracePeriods < 1 {
 		t.Fatalf("calls %+v, %d grace periods; want one synchronize_rcu and a grace period", res.RCU.Calls, res.RCU.GracePeriods)
 	}
@@ -212,9 +204,19 @@ func TestSyncExpedited(t *testing.T) {
 	}
 }
 
+// oneSyncCalls is oneSync on 4 CPUs without its checks, with the whole
+// result: the call's latency and its timeline.
 func oneSyncCalls(t *testing.T, k models.Kernel, d sim.Time, f *models.Flood) (sim.Time, *models.Result) {
 	t.Helper()
-	w := newWorld(t, idleProfile(4), 1, k)
+	res := syncRun(t, k, 4, d, f)
+	return sim.FromNanoseconds(res.RCU.Calls[0].MeanUs * 1e3), res
+}
+
+// syncRun runs a single synchronize_rcu on CPU 0 after d of work, with the
+// given flood on other CPUs of an idle ncpus-CPU machine.
+func syncRun(t *testing.T, k models.Kernel, ncpus int, d sim.Time, f *models.Flood) *models.Result {
+	t.Helper()
+	w := newWorld(t, idleProfile(ncpus), 1, k)
 	p := &cpu.Program{Name: "tc", Steps: []cpu.Step{compute(w, "tc", d), &models.SynchronizeRCU{W: w, Label: w.M.Label("synchronize_rcu")}}}
 	if f != nil {
 		f.Program = floodProgram(w)
@@ -223,7 +225,7 @@ func oneSyncCalls(t *testing.T, k models.Kernel, d sim.Time, f *models.Flood) (s
 	if err != nil {
 		t.Fatal(err)
 	}
-	return sim.FromNanoseconds(res.RCU.Calls[0].MeanUs * 1e3), res
+	return res
 }
 
 // The timeline of a call adds up to its latency, phase by phase.
