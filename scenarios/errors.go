@@ -301,22 +301,9 @@ var kindNames = map[reflect.Kind]string{
 // schemaKind returns the kind of value the schema t holds at key k; false
 // where the schema takes anything (params) or does not know the key.
 func schemaKind(t reflect.Type, k toml.Key) (reflect.Kind, bool) {
-	for _, seg := range k {
-		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice {
-			t = t.Elem() // a table of an array of tables
-		}
-		switch t.Kind() {
-		case reflect.Map:
-			t = t.Elem()
-		case reflect.Struct:
-			f, ok := fieldOf(t, seg)
-			if !ok {
-				return 0, false
-			}
-			t = f
-		default:
-			return 0, false
-		}
+	t, ok := schemaAt(t, k)
+	if !ok {
+		return 0, false
 	}
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -325,6 +312,36 @@ func schemaKind(t reflect.Type, k toml.Key) (reflect.Kind, bool) {
 		return 0, false
 	}
 	return t.Kind(), true
+}
+
+// schemaAt returns the schema type that the keys of path lead to from t;
+// false where a key is not the schema's.
+func schemaAt(t reflect.Type, path toml.Key) (reflect.Type, bool) {
+	for _, seg := range path {
+		t = tableOf(t)
+		switch t.Kind() {
+		case reflect.Map:
+			t = t.Elem()
+		case reflect.Struct:
+			f, ok := fieldOf(t, seg)
+			if !ok {
+				return nil, false
+			}
+			t = f
+		default:
+			return nil, false
+		}
+	}
+	return t, true
+}
+
+// tableOf looks through pointers and slices (a table of an array of
+// tables) to the table type.
+func tableOf(t reflect.Type) reflect.Type {
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice {
+		t = t.Elem()
+	}
+	return t
 }
 
 func fieldOf(t reflect.Type, key string) (reflect.Type, bool) {
@@ -358,26 +375,11 @@ func fits(kind reflect.Kind, v any) bool {
 // knownKeysHint says which keys the table holding k takes, nearest spelling
 // first: the user of the binary has no schema file to look in.
 func knownKeysHint(k toml.Key) string {
-	t := reflect.TypeFor[fileRaw]()
-	for _, seg := range k[:len(k)-1] {
-		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice {
-			t = t.Elem()
-		}
-		switch t.Kind() {
-		case reflect.Map:
-			t = t.Elem()
-		case reflect.Struct:
-			f, ok := fieldOf(t, seg)
-			if !ok {
-				return "check the spelling"
-			}
-			t = f
-		}
+	t, ok := schemaAt(reflect.TypeFor[fileRaw](), k[:len(k)-1])
+	if !ok {
+		return "check the spelling"
 	}
-	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice {
-		t = t.Elem()
-	}
-	if t.Kind() != reflect.Struct {
+	if t = tableOf(t); t.Kind() != reflect.Struct {
 		return "check the spelling"
 	}
 	var keys []string
