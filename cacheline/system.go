@@ -95,12 +95,8 @@ func (s *System) Distance(from, to int) Distance {
 		return Local
 	case s.phys[from] == s.phys[to]:
 		return SMTSibling
-	case s.group[from] == s.group[to]:
-		return SameSocket
-	case s.socket[from] == s.socket[to]:
-		return OtherLLC
 	}
-	return OtherSocket
+	return s.groupDistance(to, int(s.group[from]))
 }
 
 // groupDistance classifies a transfer between core and a core of LLC group g
