@@ -75,31 +75,23 @@ func variantOf(j Job) (string, bool) {
 // the model of a machine of t's shape (physical cores 0 and 1), with the
 // profile field their ping-pong sets.
 func simulatedPair(figs figures, t Topology) (PairClass, string, bool) {
-	return pairFor(t, func(c PairClass) bool { _, ok := figs.get(pingpongOf(c)); return ok })
+	return pairFor(t, figs.measured)
 }
 
 // pairFor is simulatedPair on a machine that measured the ping-pong of
 // the pair classes has says.
 func pairFor(t Topology, has func(PairClass) bool) (PairClass, string, bool) {
-	first := func(want ...PairClass) (PairClass, bool) {
-		for _, c := range want {
-			if has(c) {
-				return c, true
-			}
-		}
-		return 0, false
-	}
 	_, cores, _ := t.Shape()
 	perLLC, known := t.CoresPerLLC()
 	switch {
 	case cores < 2:
-		c, ok := first(OtherSocket)
+		c, ok := firstOf(has, OtherSocket)
 		return c, "other_socket", ok
 	case known && perLLC == 1:
-		c, ok := first(OtherLLC)
+		c, ok := firstOf(has, OtherLLC)
 		return c, "other_llc", ok
 	}
-	c, ok := first(SameLLC, OtherLLC)
+	c, ok := firstOf(has, SameLLC, OtherLLC)
 	return c, "same_socket", ok
 }
 
@@ -151,7 +143,10 @@ type Calibration struct {
 	Profile string          // the profile file's text
 	Rows    []scenarios.Row // every figure of the series, measured and simulated
 	Series  *scenarios.Series
-	topo    Topology
+	// Notes says which rows were predicted on a profile refitted to the
+	// ping-pong measured just before their loop (followDrift).
+	Notes []string
+	topo  Topology
 }
 
 // Calibrate makes a profile from measured figures: direct estimates, then
@@ -187,10 +182,6 @@ func Calibrate(figs []Figure, t Topology, prov Provenance, run func(*scenarios.S
 	}
 	return c, c.followDrift(s, run(s))
 }
-
-// Refitted marks, in a row's source, a loop predicted on the profile
-// refitted to the ping-pong measured just before it (followDrift).
-const Refitted = "refitted to the ping-pong measured just before it"
 
 // MaxDrift is how far a ping-pong measured later may stray from the one
 // the profile is fitted to before the check says the machine changed:
@@ -231,7 +222,9 @@ func (c *Calibration) followDrift(s *scenarios.Scenario, run scenarios.Runner) e
 		}
 		r := &c.Rows[row]
 		r.Predicted, r.ErrorPct = rows[0].Predicted, rows[0].ErrorPct
-		r.Source += fmt.Sprintf("; predicted with %s %s, %.4g ns (%+.0f%% on the first)", field, Refitted, pp, 100*(pp/first-1))
+		how := fmt.Sprintf("predicted with %s refitted to the ping-pong measured just before it, %.4g ns (%+.0f%% on the first)", field, pp, 100*(pp/first-1))
+		r.Source += "; " + how
+		c.Notes = append(c.Notes, fmt.Sprintf("%s x%v %s", r.Variant, r.X, how))
 	}
 	return nil
 }

@@ -346,6 +346,9 @@ func TestCheckFollowsDrift(t *testing.T) {
 	if !(after.Predicted < 0.95*before.Predicted) || !strings.Contains(after.Source, "refitted to the ping-pong measured just before") {
 		t.Errorf("ticket x2 predicted %.4g (%s), undisturbed %.4g: want it slower and said", after.Predicted, after.Source, before.Predicted)
 	}
+	if len(calm.Notes) != 0 || len(cal.Notes) != 1 || !strings.HasPrefix(cal.Notes[0], "ticket x2 predicted with same_socket refitted") {
+		t.Errorf("notes %q undisturbed, %q moved; want none, then one for ticket x2", calm.Notes, cal.Notes)
+	}
 	if a, b := row(cal, "mcs"), row(calm, "mcs"); a.Predicted != b.Predicted || a.Source != b.Source {
 		t.Errorf("mcs x2 changed (%.4g, %s), though its ping-pong did not", a.Predicted, a.Source)
 	}

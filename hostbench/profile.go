@@ -74,8 +74,19 @@ func oneWay(fs figures, c PairClass) (float64, string, bool) {
 // classFor returns the measured pair class that stands for a profile
 // distance, nearest measured first when the host has no such pair.
 func classFor(fs figures, want ...PairClass) (PairClass, bool) {
+	return firstOf(fs.measured, want...)
+}
+
+// measured says whether the ping-pong of pair class c was measured.
+func (fs figures) measured(c PairClass) bool {
+	_, ok := fs.get(pingpongOf(c))
+	return ok
+}
+
+// firstOf returns the first of want that has says is there.
+func firstOf(has func(PairClass) bool, want ...PairClass) (PairClass, bool) {
 	for _, c := range want {
-		if _, ok := fs.get(pingpongOf(c)); ok {
+		if has(c) {
 			return c, true
 		}
 	}

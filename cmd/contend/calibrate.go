@@ -6,7 +6,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -70,10 +69,8 @@ func cmdCalibrate(args []string, stdout, stderr io.Writer) error {
 			writeSeriesHeader(&buf, hostbench.Scenario, cal.Series)
 			buf.WriteString("\n")
 			writeRows(&buf, cal.Rows, nil)
-			for _, r := range cal.Rows {
-				if _, how, ok := strings.Cut(r.Source, "; predicted with "); ok && strings.Contains(how, hostbench.Refitted) {
-					fmt.Fprintf(&buf, "note: %s x%v predicted with %s\n", r.Variant, r.X, how)
-				}
+			for _, n := range cal.Notes {
+				fmt.Fprintf(&buf, "note: %s\n", n)
 			}
 			if d, ok := cal.Drift(); ok && math.Abs(d) > hostbench.MaxDrift {
 				fmt.Fprintf(&buf, "warning: the ping-pong measured again after the contended loops is %+.0f%% off the first: the machine changed while it was measured (a guest whose vCPUs moved between physical cores?); the contended figures may not match one profile: calibrate again\n", 100*d)
