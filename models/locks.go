@@ -77,6 +77,7 @@ type Spinlock struct {
 	ticket        []int64    // ticket held while waiting, by core
 	phase         []lockPhase
 	inflight      []bool      // an atomic issued by this CPU has not executed yet
+	reading       []bool      // a read of the word issued by this CPU has not been served yet
 	unlocks       []sim.Event // each CPU's unlock store, taking effect where it lands
 	unlocking     []bool      // that store has not landed yet
 	held          [1]int      // holders' answer, reused: deadlock checks run on every contended wait
@@ -119,7 +120,7 @@ func (w *World) NewSpinlockOn(line *cacheline.Line, name string, kind LockKind, 
 		w: w, Name: name, Kind: kind, Line: line,
 		Acquire: w.M.Label(acquire), Release: w.M.Label(release),
 		holder: -1, pending: -1, granted: make([]bool, n), linked: make([]bool, n), linkedAt: make([]sim.Time, n),
-		ticket: make([]int64, n), phase: make([]lockPhase, n), inflight: make([]bool, n), unlocks: make([]sim.Event, n), unlocking: make([]bool, n),
+		ticket: make([]int64, n), phase: make([]lockPhase, n), inflight: make([]bool, n), reading: make([]bool, n), unlocks: make([]sim.Event, n), unlocking: make([]bool, n),
 	}
 	if kind == MCS || kind == Qspinlock {
 		l.nodes = make([]*cacheline.Line, n)
@@ -233,6 +234,27 @@ func (l *Spinlock) rmw(c *cpu.Core, line *cacheline.Line, label cpu.Label, spin 
 	return c.Access(label, line, cacheline.RMW), false
 }
 
+// read re-reads the lock word for the step c is in and returns false with
+// the time the read is served; when the step runs again then, it returns
+// true and the caller looks at the lock. A read returns the word as it is
+// when the line comes, not as it was when the core asked: a head of the
+// queue that asks while the holder's unlock waits in its store buffer behind
+// an earlier store reads the unlock, since the holder gives the line up only
+// once its stores are in it.
+func (l *Spinlock) read(c *cpu.Core, label cpu.Label) (sim.Time, bool) {
+	id := c.ID
+	if l.reading[id] {
+		l.reading[id] = false
+		return c.Now(), true
+	}
+	done := reload(c, l.Line, label)
+	if done <= c.Now() {
+		return done, true
+	}
+	l.reading[id] = true
+	return done, false
+}
+
 // LockStep is spin_lock().
 type LockStep struct{ L *Spinlock }
 
@@ -279,7 +301,10 @@ func (l *Spinlock) lockTicket(c *cpu.Core) (cpu.Outcome, sim.Time) {
 		}
 		l.ticket[id], l.phase[id] = my, ticketWaiting
 	} else {
-		done = reload(c, l.Line, l.Acquire)
+		var ok bool
+		if done, ok = l.read(c, l.Acquire); !ok {
+			return cpu.Again, done
+		}
 		if l.serving == l.ticket[id] {
 			l.take(c, true)
 			return cpu.Next, done
@@ -395,10 +420,16 @@ func (l *Spinlock) lockQspinlock(c *cpu.Core) (cpu.Outcome, sim.Time) {
 			l.phase[id] = pendingWaiting
 			return cpu.Again, c.SpinAccess(l.Acquire, l.Line, cacheline.RMW)
 		}
+		// node->count++ and the node's initialisation: the node is this
+		// CPU's, and stays in its cache from the count-- that ended its
+		// last slow path.
 		l.phase[id] = nodeReady
-		return cpu.Again, c.SpinAccess(l.Acquire, l.node(id), cacheline.Store)
+		return cpu.Again, c.SpinAccess(l.Acquire, l.node(id), cacheline.LoadOwn)
 	case pendingWaiting:
-		done := reload(c, l.Line, l.Acquire)
+		done, ok := l.read(c, l.Acquire)
+		if !ok {
+			return cpu.Again, done
+		}
 		if l.holder >= 0 {
 			return spinOn(c, l.Line, done, l.Acquire)
 		}
@@ -420,7 +451,10 @@ func (l *Spinlock) lockQspinlock(c *cpu.Core) (cpu.Outcome, sim.Time) {
 		done := reload(c, l.node(id), l.Acquire)
 		return l.awaitGrant(c, done)
 	case headWaiting:
-		done := reload(c, l.Line, l.Acquire)
+		done, ok := l.read(c, l.Acquire)
+		if !ok {
+			return cpu.Again, done
+		}
 		if l.holder >= 0 || l.pending >= 0 {
 			return spinOn(c, l.Line, done, l.Acquire)
 		}
@@ -428,7 +462,8 @@ func (l *Spinlock) lockQspinlock(c *cpu.Core) (cpu.Outcome, sim.Time) {
 		if len(l.queue) == 0 {
 			// The last queued CPU: cmpxchg the tail away and take the lock.
 			l.take(c, true)
-			return cpu.Next, c.Access(l.Acquire, l.Line, cacheline.RMW)
+			done = c.Access(l.Acquire, l.Line, cacheline.RMW)
+			return cpu.Next, max(done, l.leaveQueue(c))
 		}
 		// set_locked() with a store, then make the successor the head.
 		done = c.Access(l.Acquire, l.Line, cacheline.Store)
@@ -477,7 +512,15 @@ func (l *Spinlock) handOver(c *cpu.Core, succ int) (cpu.Outcome, sim.Time) {
 		l.holder = succ
 		return cpu.Next, c.Access(l.Release, l.node(succ), cacheline.Store)
 	}
-	return cpu.Next, c.Access(l.Acquire, l.node(succ), cacheline.Store)
+	c.Access(l.Acquire, l.node(succ), cacheline.Store)
+	return cpu.Next, l.leaveQueue(c)
+}
+
+// leaveQueue ends a qspinlock slow path that queued:
+// __this_cpu_dec(mcs_nodes[0].count), a store to the CPU's own node, which
+// takes the node back from the successor that linked into it.
+func (l *Spinlock) leaveQueue(c *cpu.Core) sim.Time {
+	return c.Access(l.Acquire, l.node(c.ID), cacheline.Store)
 }
 
 // lockTAS retries an atomic exchange until it finds the lock free.
@@ -507,7 +550,10 @@ func (l *Spinlock) lockTTAS(c *cpu.Core) (cpu.Outcome, sim.Time) {
 	id := c.ID
 	spinning := l.phase[id] == ttasSpinning
 	if spinning && !l.inflight[id] {
-		done := reload(c, l.Line, l.Acquire)
+		done, ok := l.read(c, l.Acquire)
+		if !ok {
+			return cpu.Again, done
+		}
 		if l.holder >= 0 {
 			return spinOn(c, l.Line, done, l.Acquire)
 		}

@@ -251,8 +251,10 @@ func TestBoydWickizerCollapse(t *testing.T) {
 	if cores[peak] < 4 || ticket[peak] < 3*ticket[0] {
 		t.Errorf("ticket lock peaks at %d cores with %.3g Mpps; want a rise to at least 3x one core's %.3g first", cores[peak], ticket[peak]/1e6, ticket[0]/1e6)
 	}
+	// Past the peak the curve may wobble on its floor, but never climbs
+	// back by more than a sliver of the peak.
 	for i := peak + 1; i < len(cores); i++ {
-		if ticket[i] > ticket[i-1]*1.02 {
+		if ticket[i] > ticket[i-1]+0.02*ticket[peak] {
 			t.Errorf("ticket lock rises again past its peak: %d cores %.3g Mpps, %d cores %.3g", cores[i-1], ticket[i-1]/1e6, cores[i], ticket[i]/1e6)
 		}
 	}
@@ -381,5 +383,34 @@ func TestTicketBackoff(t *testing.T) {
 	}
 	if i := mismatch(mon.acquires, mon.arrivals); i >= 0 {
 		t.Errorf("with backoff, acquisition %d went to cpu %d, but arrival %d was cpu %d", i, mon.acquires[i], i, mon.arrivals[i])
+	}
+}
+
+// A saturated qspinlock queue moves its lock word three times per
+// acquisition (kernel/locking/qspinlock.c): the arriving CPU's fast-path
+// cmpxchg fetches it, and its xchg_tail follows at once, since the MCS node
+// it initialises in between is its own and still in its cache (the count--
+// that ended its last slow path took it back from the successor that linked
+// into it); the head's read of the word, which sees the holder's unlock
+// because the holder gives the line up only with its stores in it; and the
+// head's set_locked. The holder's unlock hits. Steals of the line by an
+// arrival between set_locked and the unlock can add to this, never double it.
+func TestQspinlockQueueWordTransfers(t *testing.T) {
+	p := testProfile(cpu.NoJitter)
+	p.Snoop = cpu.DefaultSnoop // the owner keeps the line until the snoop comes
+	w := newWorld(t, p, 1, models.DefaultKernel())
+	l := newSpinlock(t, w, models.Qspinlock)
+	prog := &cpu.Program{Name: "loop", Steps: []cpu.Step{
+		compute(w, "loop", 200*sim.Nanosecond), &models.LockStep{L: l}, &models.UnlockStep{L: l},
+	}}
+	res := flood(t, w, prog, 8, 10*sim.Microsecond, 200*sim.Microsecond)
+	acq := float64(res.Locks[0].Acquisitions)
+	per := float64(l.Line.Stats.Transfers) / acq
+	t.Logf("8 CPUs: %.0f acquisitions, %.2f lock-word transfers each, %.2f Mlocks/s", acq, per, res.PPS/1e6)
+	if res.Locks[0].Contended < uint64(0.9*acq) {
+		t.Fatalf("only %d of %.0f acquisitions waited; the queue is not saturated", res.Locks[0].Contended, acq)
+	}
+	if per < 2.9 || per > 4 {
+		t.Errorf("%.2f lock-word transfers per acquisition, want 3 (arrival, head's read, set_locked) and at most 4", per)
 	}
 }
