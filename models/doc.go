@@ -12,8 +12,10 @@
 // RCU follows kernel/rcu/tree.c: a CPU's tick asks for a grace period, a
 // kthread starts it and scans for idle CPUs on jiffies (force-quiescent-state
 // delays from HZ and nr_cpu_ids), busy CPUs report at their ticks, and
-// callbacks run at their CPU's tick after the end; Kernel presets follow what
-// changed between versions (kfree_rcu batching, wake-from-GP, lazy call_rcu).
+// callbacks run at their CPU's tick after the end (a callback's own steps,
+// dst_destroy's atomics, on that CPU before its next packet); Kernel presets
+// follow what changed between versions (kfree_rcu batching, wake-from-GP,
+// lazy call_rcu).
 //
 // # Workloads
 //

@@ -86,6 +86,7 @@ type callback struct {
 	at      sim.Time // when the call was made
 	gpStart sim.Time // its grace period
 	gpEnd   sim.Time
+	steps   []cpu.Step // what the callback does to shared lines, run in softirq on core
 }
 
 // enqueue queues cb on its CPU. Like call_rcu, it asks for no grace period
@@ -156,6 +157,9 @@ func (r *RCU) invoke(cb callback, at sim.Time) {
 		r.resume(cb.core, KindSynchronizeRCU, cb.at, run)
 	case cbFree:
 		r.freed(cb, at)
+		if len(cb.steps) > 0 {
+			r.w.raise(cb.core.ID, cb.steps)
+		}
 	case cbWork:
 		r.freed(cb, at+r.wakeup())
 		r.kworkerRan(cb.core.ID)
@@ -336,12 +340,15 @@ func (s *SynchronizeRCU) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
 
 // CallRCU is call_rcu: the object is freed after a later grace period, in
 // RCU softirq. With Work it is queue_rcu_work: a kworker frees it; with
-// Kfree it is kfree_rcu, batched as the kernel's Kfree mode says.
+// Kfree it is kfree_rcu, batched as the kernel's Kfree mode says. A
+// call_rcu's Callback steps (dst_rcu_free's atomics) run on the calling CPU
+// once the callback is invoked, before its next packet (RCUSoftirq).
 type CallRCU struct {
-	W     *World
-	Bytes int64
-	Work  bool
-	Kfree bool
+	W        *World
+	Bytes    int64
+	Work     bool
+	Kfree    bool
+	Callback []cpu.Step
 }
 
 // Exec implements cpu.Step.
@@ -352,7 +359,7 @@ func (s *CallRCU) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
 		w.RCU.kfree(c, s.Bytes, now)
 		return cpu.Next, now
 	}
-	cb := callback{kind: cbFree, call: KindCallRCU, core: c, bytes: s.Bytes, lazy: w.K.Lazy}
+	cb := callback{kind: cbFree, call: KindCallRCU, core: c, bytes: s.Bytes, lazy: w.K.Lazy, steps: s.Callback}
 	if s.Work {
 		// queue_rcu_work uses call_rcu_hurry: never lazy.
 		cb.kind, cb.call, cb.lazy = cbWork, KindQueueRCUWork, false

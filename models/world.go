@@ -30,6 +30,7 @@ type coreState struct {
 	waitSince sim.Time
 	lastJiffy []int64 // per-cpu jiffy gates, by gate id
 	kind      coreKind
+	softirq   softirqQueue // ready RCU callbacks' steps, run at the next packet
 }
 
 type coreKind uint8

@@ -58,12 +58,38 @@ type builder struct {
 	items  int64                       // the most items a scan may walk
 	v      *Variant
 	at     []frame // where compile is in v, for errors
+	// callbacks are the compiled callback blocks, by name; softirq says
+	// whether the program being compiled queues a callback that has steps.
+	callbacks map[string][]cpu.Step
+	softirq   bool
 }
 
-// program compiles variant v.
+// program compiles variant v. A variant whose call_rcu callbacks have steps
+// runs its CPU's ready callbacks before each packet (models.RCUSoftirq).
 func (b *builder) program(v *Variant) *cpu.Program {
-	b.v = v
-	return &cpu.Program{Name: "variant " + v.Name, Steps: b.compile(v.Steps, 0, "")}
+	b.v, b.softirq = v, false
+	steps := b.compile(v.Steps, 0, "")
+	if b.softirq {
+		steps = append([]cpu.Step{&models.RCUSoftirq{W: b.w}}, steps...)
+	}
+	return &cpu.Program{Name: "variant " + v.Name, Steps: steps}
+}
+
+// callback returns the compiled steps of a call_rcu's callback block.
+func (b *builder) callback(name string) []cpu.Step {
+	if name == "" {
+		return nil
+	}
+	b.softirq = true
+	if steps, ok := b.callbacks[name]; ok {
+		return steps
+	}
+	if b.callbacks == nil {
+		b.callbacks = map[string][]cpu.Step{}
+	}
+	steps := b.compile(b.s.Blocks[name], len(b.at), name)
+	b.callbacks[name] = steps
+	return steps
 }
 
 // fail records the first step that cannot run as set, placed where compile
@@ -457,7 +483,7 @@ func (b *builder) step(st *Step) cpu.Step {
 	case StepSynchronizeRCU:
 		return &models.SynchronizeRCU{W: w, Label: b.label(st, "synchronize_rcu")}
 	case StepCallRCU:
-		return &models.CallRCU{W: w, Bytes: st.Bytes}
+		return &models.CallRCU{W: w, Bytes: st.Bytes, Callback: b.callback(st.Callback)}
 	case StepQueueRCUWork:
 		return &models.CallRCU{W: w, Bytes: st.Bytes, Work: true}
 	case StepKfreeRCU:

@@ -578,6 +578,7 @@ func (c *checker) steps(where string, anchors []string, steps []stepRaw, names m
 		// The step is the line holding its key and operand together.
 		at := append(append([]string{}, anchors...), sameLine(st.Kind.String(), st.operand()))
 		c.step(field, at, &st, names)
+		c.callback(field, at, &st)
 		if st.Kind == StepOncePerJiffy {
 			if len(raw.Steps) == 0 {
 				c.fail(field+".steps", at, "once_per_jiffy needs the steps it guards: steps = [ ... ]")
@@ -630,6 +631,52 @@ func (c *checker) step(field string, at []string, st *Step, names map[string]str
 			c.fail(field+".block", append(at, st.Arg), "%q is not a defined block; define it under [block] or fix the name", st.Arg)
 		}
 	}
+}
+
+// callback checks a call_rcu's callback: only call_rcu has one, and it names
+// a block that (with the blocks it calls) only computes and accesses lines.
+// A callback runs in softirq, where nothing sleeps, and the model runs it
+// between two packets without blocking.
+func (c *checker) callback(field string, at []string, st *Step) {
+	if st.Callback == "" {
+		return
+	}
+	if st.Kind != StepCallRCU {
+		c.fail(field+".callback", at, "%s has no callback; only call_rcu runs one: move it to a call_rcu step or drop it", st.Kind)
+		return
+	}
+	if _, ok := c.blocks[st.Callback]; !ok {
+		c.fail(field+".callback", at, "%q is not a defined block; define the callback's steps under [block] or fix the name", st.Callback)
+		return
+	}
+	if where, kind := c.softirqUnsafe(st.Callback, map[string]bool{}); where != "" {
+		c.fail(field+".callback", at, "the callback's %s is a %s step; a callback runs in softirq, where this model runs only compute, load, store and rmw steps (and blocks of them): move the %s out of the callback", where, kind, kind)
+	}
+}
+
+// softirqUnsafe returns the first step of block name (or of a block it
+// calls) that a callback cannot run, and its kind; "" if there is none.
+func (c *checker) softirqUnsafe(name string, seen map[string]bool) (string, StepKind) {
+	if seen[name] {
+		return "", 0
+	}
+	seen[name] = true
+	for i := range c.blocks[name] {
+		set := kindsOf(&c.blocks[name][i])
+		if len(set) != 1 {
+			continue // reported where the block is checked
+		}
+		switch k := set[0]; k {
+		case StepCompute, StepLoad, StepStore, StepRMW:
+		case StepBlock:
+			if where, kind := c.softirqUnsafe(c.blocks[name][i].Block, seen); where != "" {
+				return where, kind
+			}
+		default:
+			return fmt.Sprintf("block %q step %d", name, i+1), k
+		}
+	}
+	return "", 0
 }
 
 // placement reads where the workload's threads run: a CPU list or a

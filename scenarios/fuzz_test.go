@@ -79,6 +79,11 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(good))
 	f.Add([]byte(strings.NewReplacer(`kind = "flood"`, "kind = \"batch\"\nbatch_ops = 5", `duration = "10us"`, "duration = \"10us\"\nlimit = \"10ms\"").Replace(good)))
 	f.Add([]byte(strings.Replace(good, `duration = "10us"`, `duration = "1us"`, 1)))
+	// A call_rcu whose callback has steps, and one whose callback calls itself.
+	for _, free := range []string{`{ rmw = "stats" }, { compute = "work" }`, `{ rmw = "stats" }, { block = "free" }`} {
+		f.Add([]byte(strings.Replace(good, "\n[[variant]]", "\n[block]\nfree = [ "+free+" ]\n\n[[variant]]", 1) +
+			"\n[[variant]]\nname = \"deferred\"\nsteps = [ { compute = \"work\" }, { call_rcu = 0, callback = \"free\" } ]\n"))
+	}
 	f.Add([]byte(strings.Replace(good, "{ compute = \"work\" },", "{ scan = \"1ns\" }, { sleep = \"1us\" }, { call_rcu = 64 }, { synchronize_rcu = true },\n  { once_per_jiffy = \"percpu\", steps = [ { rmw = \"stats\" } ] },", 1)))
 
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -98,6 +98,9 @@ type Step struct {
 	Bytes int64  // call_rcu, queue_rcu_work, kfree_rcu: the size freed
 	Label string // "" for the step's default
 	Steps []Step // once_per_jiffy: the steps it guards
+	// Callback is a call_rcu's callback: a block of computes and accesses
+	// run on the calling CPU once a grace period has passed.
+	Callback string
 }
 
 // operand is the value of the step's key as written, to find it in its file.
@@ -139,7 +142,7 @@ func kindsOf(st *stepRaw) []StepKind {
 
 // parseStep reads a raw step of kind k; the checker adds its nested steps.
 func parseStep(st *stepRaw, k StepKind) Step {
-	out := Step{Kind: k, Label: st.Label}
+	out := Step{Kind: k, Label: st.Label, Callback: st.Callback}
 	switch f := reflect.ValueOf(st).Elem().Field(stepFields[k]); f.Kind() {
 	case reflect.String:
 		out.Arg = f.String()

@@ -114,6 +114,7 @@ type stepRaw struct {
 	OncePerJiffy  string    `toml:"once_per_jiffy"` // "percpu" or a line
 	Steps         []stepRaw `toml:"steps"`          // body of once_per_jiffy
 	Block         string    `toml:"block"`
+	Callback      string    `toml:"callback"` // call_rcu: the block its callback runs, in softirq on the calling CPU
 	Label         string    `toml:"label"`
 }
 
