@@ -64,7 +64,7 @@ type Core struct {
 	prog    *Program
 	driver  Driver
 	runOn   AheadDriver // driver, if it is an AheadDriver: asked at every program's end
-	localAt []bool      // whether each step of the program touches nothing shared
+	code    []op        // the program's steps, decoded once by Load
 	pc      int
 	advance bool
 	running bool
@@ -121,9 +121,9 @@ func (c *Core) Running() bool { return c.running }
 func (c *Core) Load(p *Program, d Driver) {
 	c.prog, c.driver, c.pc, c.advance = p, d, 0, false
 	c.runOn, _ = d.(AheadDriver)
-	c.localAt = c.localAt[:0]
+	c.code = c.code[:0]
 	for _, s := range p.Steps {
-		c.localAt = append(c.localAt, local(s))
+		c.code = append(c.code, c.M.decode(s))
 	}
 }
 
@@ -161,42 +161,50 @@ func (c *Core) Fire(now sim.Time) {
 		c.Fail("the program has no steps; give it at least one")
 		return
 	}
+	inline := c.run(now)
+	c.M.eng.Inline(uint64(inline))
+}
+
+// run runs steps from now until one takes time or blocks, and returns how
+// many it ran without an event of their own. The steps cpu defines run
+// without an interface call, and t, the core's time (what Now returns), is
+// kept in a register rather than asked for at every step.
+func (c *Core) run(now sim.Time) (inline int) {
 	limit := c.aheadLimit(now)
-	steps := c.prog.Steps
-	for inline := 0; ; inline++ {
+	code := c.code
+	t := now
+	for ; ; inline++ {
 		if inline > maxInlineSteps {
 			c.Fail("a loop of steps that take no time never ends; add a compute step or fix the loop")
-			return
+			return inline
 		}
-		if c.pc >= len(steps) {
+		if c.pc >= len(code) {
 			c.Completed++
 			c.pc = 0
-			if end := c.Now(); !c.driver.ProgramDone(c, end) {
+			if !c.driver.ProgramDone(c, t) {
 				c.ahead = false
 				c.running = false
-				c.idle, c.since = true, end
-				return
+				c.idle, c.since = true, t
+				return inline
 			}
 		}
-		var out Outcome
-		var at sim.Time
-		// A compute step, the commonest, is called directly rather than
-		// through the Step interface.
-		if s, ok := steps[c.pc].(*ComputeStep); ok {
-			out, at = Next, c.Compute(s.Label, s.D)
-		} else {
-			out, at = steps[c.pc].Exec(c)
+		out, at := Next, sim.Time(0)
+		switch o := &code[c.pc]; o.kind {
+		case opCompute:
+			at = c.compute(o.label, o.d, o.spread, t)
+		case opAccess:
+			at = c.access(o.label, o.line, o.acc, Work, Stall, t)
+		default:
+			out, at = o.step.Exec(c)
 		}
 		if out == Next {
 			if at == now && !c.ahead {
 				c.pc++
-				c.M.eng.Inline()
 				continue
 			}
 			if at < limit && c.nextLocal() {
 				c.pc++
-				c.M.eng.Inline()
-				c.ahead, c.local = true, at
+				c.ahead, c.local, t = true, at, at
 				continue
 			}
 		}
@@ -209,7 +217,7 @@ func (c *Core) Fire(now sim.Time) {
 			c.M.eng.Schedule(&c.ev, at)
 		case Block:
 		}
-		return
+		return inline
 	}
 }
 
@@ -237,8 +245,8 @@ func (c *Core) aheadLimit(from sim.Time) sim.Time {
 // nextLocal reports whether the core's next step touches nothing another
 // core sees.
 func (c *Core) nextLocal() bool {
-	if next := c.pc + 1; next < len(c.localAt) {
-		return c.localAt[next]
+	if next := c.pc + 1; next < len(c.code) {
+		return c.code[next].local
 	}
 	return c.runsOn()
 }
@@ -249,18 +257,43 @@ func (c *Core) nextLocal() bool {
 //
 //go:noinline
 func (c *Core) runsOn() bool {
-	return c.runOn != nil && c.runOn.RunsAhead(c) && c.localAt[0]
+	return c.runOn != nil && c.runOn.RunsAhead(c) && c.code[0].local
 }
 
-// local reports whether s touches nothing another core sees.
-func local(s Step) bool {
+// op is a step of the loaded program decoded once, so that running the
+// steps cpu defines costs no interface call, and a compute step's jitter
+// no work that does not depend on the draw.
+type op struct {
+	step   Step
+	line   *cacheline.Line // an access's line
+	d      sim.Time        // a compute step's mean duration
+	spread float64         // its jitter's spread (see Machine.spread)
+	label  Label
+	kind   opKind
+	acc    cacheline.Op
+	local  bool // the step touches nothing another core sees
+}
+
+type opKind uint8
+
+const (
+	opStep    opKind = iota // any other step: run through the Step interface
+	opCompute               // a ComputeStep
+	opAccess                // an AccessStep that is not an atomic
+)
+
+func (m *Machine) decode(s Step) op {
 	switch s := s.(type) {
 	case *ComputeStep:
-		return true
+		return op{step: s, kind: opCompute, label: s.Label, d: s.D, spread: m.spread(s.D), local: true}
 	case *AccessStep:
-		return s.Line.PerCPU
+		o := op{step: s, label: s.Label, line: s.Line, acc: s.Op, local: s.Line.PerCPU}
+		if s.Op != cacheline.RMW { // an atomic step's shadow is Exec's business
+			o.kind = opAccess
+		}
+		return o
 	}
-	return false
+	return op{step: s}
 }
 
 const maxInlineSteps = 1 << 20
@@ -333,8 +366,19 @@ func (c *Core) Time(label Label, s State) sim.Time {
 // Compute runs for d (already including cycles), less whatever the shadow of
 // a preceding atomic hides, and charges it as work to label.
 func (c *Core) Compute(label Label, d sim.Time) sim.Time {
-	d = c.M.Duration(d)
-	now := c.Now()
+	return c.compute(label, d, c.M.spread(d), c.Now())
+}
+
+// compute is Compute with the spread of d's jitter worked out and the
+// core's time now.
+func (c *Core) compute(label Label, d sim.Time, spread float64, now sim.Time) sim.Time {
+	if spread > 0 {
+		// Uniform jitter, the default: Machine.Duration's draw, here
+		// where the compiler can inline it.
+		d += sim.Time(spread * (2*c.M.rand.Float64() - 1))
+	} else {
+		d = c.M.Duration(d)
+	}
 	hidden := c.shadow
 	if c.missShadow > 0 {
 		// What ran in the shadow of the atomic's wait for its line is
@@ -355,18 +399,19 @@ func (c *Core) Compute(label Label, d sim.Time) sim.Time {
 // full; an atomic first drains the buffer, and leaves a shadow that the next
 // compute step overlaps.
 func (c *Core) Access(label Label, l *cacheline.Line, op cacheline.Op) sim.Time {
-	return c.access(label, l, op, Work, Stall)
+	return c.access(label, l, op, Work, Stall, c.Now())
 }
 
 // SpinAccess is Access made by a waiting core (a lock's retry, a queue
 // link): all of its time is spin.
 func (c *Core) SpinAccess(label Label, l *cacheline.Line, op cacheline.Op) sim.Time {
-	return c.access(label, l, op, Spin, Spin)
+	return c.access(label, l, op, Spin, Spin, c.Now())
 }
 
-func (c *Core) access(label Label, l *cacheline.Line, op cacheline.Op, work, stall State) sim.Time {
+// access is Access made at now, the core's time, charging the instruction
+// to work and the wait for the line to stall.
+func (c *Core) access(label Label, l *cacheline.Line, op cacheline.Op, work, stall State, now sim.Time) sim.Time {
 	p := &c.M.prof
-	now := c.Now()
 	switch op {
 	case cacheline.Store:
 		now = c.storeSlot(label, now, stall)

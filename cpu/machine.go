@@ -142,15 +142,25 @@ func (m *Machine) Err() error { return m.err }
 // Duration samples a step duration with the profile's jitter. Uniform jitter
 // with coefficient of variation cv spreads it over mean·(1 ± √3·cv).
 func (m *Machine) Duration(mean sim.Time) sim.Time {
-	// Uniform, the default, first: every jittered step draws here.
-	if m.prof.Jitter == UniformJitter && mean > 0 && m.prof.CV != 0 {
-		u := m.rand.Float64()
-		return mean + sim.Time(float64(mean)*m.prof.CV*math.Sqrt(3)*(2*u-1))
+	// Uniform, the default, first.
+	if spread := m.spread(mean); spread > 0 {
+		return mean + sim.Time(spread*(2*m.rand.Float64()-1))
 	}
 	if m.prof.Jitter == ExponentialJitter {
 		return m.rand.Exp(mean)
 	}
 	return mean
+}
+
+// spread returns what uniform jitter scales a draw in [-1, 1) by for a
+// step of the given mean: positive exactly when the step is to draw
+// (a positive mean and CV give at least the smallest positive float).
+// A compute step works it out once, when its program is loaded.
+func (m *Machine) spread(mean sim.Time) float64 {
+	if m.prof.Jitter == UniformJitter && mean > 0 && m.prof.CV != 0 {
+		return float64(mean) * m.prof.CV * math.Sqrt(3)
+	}
+	return 0
 }
 
 // Uniform samples a time in [0, d), or returns d/2 without jitter.

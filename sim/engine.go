@@ -68,10 +68,10 @@ func (e *Engine) Now() Time { return e.now }
 // Fired returns how many events have fired.
 func (e *Engine) Fired() uint64 { return e.fired }
 
-// Inline counts a step that a model ran without an event of its own (ahead
-// of the clock, or at the same instant) toward Control.MaxEvents: running
-// ahead saves the queue its work, and the bound is on the work.
-func (e *Engine) Inline() { e.inline++ }
+// Inline counts n steps that a model ran without an event of their own
+// (ahead of the clock, or at the same instant) toward Control.MaxEvents:
+// running ahead saves the queue its work, and the bound is on the work.
+func (e *Engine) Inline(n uint64) { e.inline += n }
 
 // Pending returns how many events are scheduled.
 func (e *Engine) Pending() int {

@@ -7,24 +7,63 @@ import (
 
 // Rand is a seeded random source. Every model receives one; nothing in contend
 // uses a global source, so a seed fixes a run.
+//
+// A jittered run draws on every step. The generator fills a block of
+// values at a time and a draw takes the next one, which keeps Float64 small
+// enough for the compiler to inline into the step that draws. Every draw,
+// through Float64 or through rand.Rand (IntN, Exp), takes the next value of
+// the one stream: the values and their order are math/rand/v2's for the same
+// PCG, whatever mix of calls reads them.
 type Rand struct {
-	// A jittered run draws on every step: Float64 calls pcg itself, which
-	// the compiler inlines, where r would call it through its Source
-	// interface. Both draw from the one stream.
-	pcg *rand.PCG
-	r   *rand.Rand
+	// last is the index in block of the value drawn last. It counts 1, 2,
+	// …, 255, 0 through a block, wrapping as a byte does, so a draw needs
+	// no bounds check and only a last of 0 means the block is used up.
+	last  uint8
+	block [256]uint64
+	pcg   rand.PCG
+	r     *rand.Rand
 }
 
 // NewRand returns a source for seed. Stream separates independent sources
 // drawn from one seed (one per replication, say).
 func NewRand(seed, stream uint64) *Rand {
-	pcg := rand.NewPCG(seed, stream^0x9e3779b97f4a7c15)
-	return &Rand{pcg: pcg, r: rand.New(pcg)}
+	r := &Rand{}
+	r.pcg.Seed(seed, stream^0x9e3779b97f4a7c15)
+	r.r = rand.New((*blockSource)(r))
+	return r
 }
 
 // Float64 returns a uniform value in [0, 1), computed as math/rand/v2's
-// Float64 computes it.
-func (r *Rand) Float64() float64 { return float64(r.pcg.Uint64()<<11>>11) / (1 << 53) }
+// Float64 computes it (its low 53 bits, scaled).
+func (r *Rand) Float64() float64 {
+	if r.last == 0 {
+		r.refill()
+	}
+	r.last++
+	return float64(r.block[r.last]&(1<<53-1)) / (1 << 53)
+}
+
+// refill makes the next block, in the order the draws read it: from
+// index 1 up, index 0 last.
+func (r *Rand) refill() {
+	for i := 1; i <= len(r.block); i++ {
+		r.block[uint8(i)] = r.pcg.Uint64()
+	}
+}
+
+// blockSource is the rand.Source that rand.Rand draws through: the next
+// value, as Float64 takes it (not shared with Float64, which a call would
+// take over the compiler's budget for inlining).
+type blockSource Rand
+
+func (s *blockSource) Uint64() uint64 {
+	r := (*Rand)(s)
+	if r.last == 0 {
+		r.refill()
+	}
+	r.last++
+	return r.block[r.last]
+}
 
 // IntN returns a uniform value in [0, n).
 func (r *Rand) IntN(n int) int { return r.r.IntN(n) }
