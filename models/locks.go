@@ -80,8 +80,14 @@ type Spinlock struct {
 	reading       []bool      // a read of the word issued by this CPU has not been served yet
 	unlocks       []sim.Event // each CPU's unlock store, taking effect where it lands
 	unlocking     []bool      // that store has not landed yet
-	held          [1]int      // holders' answer, reused: deadlock checks run on every contended wait
-	Stats         LockStats
+	// What qspinlock's word shows: its locked byte and pending bit. The
+	// plain stores that set the locked byte (set_locked,
+	// clear_pending_set_locked) change it where they land, like the
+	// unlock; until then other CPUs read the word as it was.
+	wordLocked, wordPending bool
+	sets                    []sim.Event // each CPU's locking store, landing
+	held                    [1]int      // holders' answer, reused: deadlock checks run on every contended wait
+	Stats                   LockStats
 }
 
 // lockPhase is where a CPU is in lock() or unlock() of one spinlock.
@@ -120,7 +126,7 @@ func (w *World) NewSpinlockOn(line *cacheline.Line, name string, kind LockKind, 
 		w: w, Name: name, Kind: kind, Line: line,
 		Acquire: w.M.Label(acquire), Release: w.M.Label(release),
 		holder: -1, pending: -1, granted: make([]bool, n), linked: make([]bool, n), linkedAt: make([]sim.Time, n),
-		ticket: make([]int64, n), phase: make([]lockPhase, n), inflight: make([]bool, n), reading: make([]bool, n), unlocks: make([]sim.Event, n), unlocking: make([]bool, n),
+		ticket: make([]int64, n), phase: make([]lockPhase, n), inflight: make([]bool, n), reading: make([]bool, n), unlocks: make([]sim.Event, n), unlocking: make([]bool, n), sets: make([]sim.Event, n),
 	}
 	if kind == MCS || kind == Qspinlock {
 		l.nodes = make([]*cacheline.Line, n)
@@ -401,22 +407,23 @@ func (l *Spinlock) lockQspinlock(c *cpu.Core) (cpu.Outcome, sim.Time) {
 		if !ok {
 			return cpu.Again, done
 		}
-		if l.holder < 0 && l.pending < 0 && len(l.queue) == 0 {
+		if !l.wordLocked && !l.wordPending && len(l.queue) == 0 {
+			l.wordLocked = true
 			l.take(c, false)
 			return cpu.Next, done
 		}
 		if !l.w.wait(c, l) {
 			return cpu.Block, 0
 		}
-		if l.holder < 0 && len(l.queue) == 0 {
+		if !l.wordLocked && len(l.queue) == 0 {
 			// Only pending: a hand-over from pending to locked is in
 			// flight. Wait for the word to change, then start again.
 			return spinOn(c, l.Line, done, l.Acquire)
 		}
-		if l.pending < 0 && len(l.queue) == 0 {
+		if !l.wordPending && len(l.queue) == 0 {
 			// Only locked: set pending (a second atomic, fetch_or) and
 			// spin on the word for the holder to leave.
-			l.pending = id
+			l.pending, l.wordPending = id, true
 			l.phase[id] = pendingWaiting
 			return cpu.Again, c.SpinAccess(l.Acquire, l.Line, cacheline.RMW)
 		}
@@ -430,12 +437,13 @@ func (l *Spinlock) lockQspinlock(c *cpu.Core) (cpu.Outcome, sim.Time) {
 		if !ok {
 			return cpu.Again, done
 		}
-		if l.holder >= 0 {
+		if l.wordLocked {
 			return spinOn(c, l.Line, done, l.Acquire)
 		}
 		// clear_pending_set_locked(): a plain store on the word.
 		l.pending = -1
 		done = c.Access(l.Acquire, l.Line, cacheline.Store)
+		l.setLocked(c)
 		l.take(c, true)
 		return cpu.Next, done
 	case nodeReady:
@@ -455,18 +463,20 @@ func (l *Spinlock) lockQspinlock(c *cpu.Core) (cpu.Outcome, sim.Time) {
 		if !ok {
 			return cpu.Again, done
 		}
-		if l.holder >= 0 || l.pending >= 0 {
+		if l.wordLocked || l.wordPending {
 			return spinOn(c, l.Line, done, l.Acquire)
 		}
 		l.queue = l.queue[1:]
 		if len(l.queue) == 0 {
 			// The last queued CPU: cmpxchg the tail away and take the lock.
+			l.wordLocked = true
 			l.take(c, true)
 			done = c.Access(l.Acquire, l.Line, cacheline.RMW)
 			return cpu.Next, max(done, l.leaveQueue(c))
 		}
 		// set_locked() with a store, then make the successor the head.
 		done = c.Access(l.Acquire, l.Line, cacheline.Store)
+		l.setLocked(c)
 		l.take(c, true)
 		l.phase[id] = headHanding
 		return cpu.Again, done
@@ -480,29 +490,32 @@ func (l *Spinlock) lockQspinlock(c *cpu.Core) (cpu.Outcome, sim.Time) {
 // Until then c spins on its own node, which the successor's link writes.
 func (l *Spinlock) handOver(c *cpu.Core, succ int) (cpu.Outcome, sim.Time) {
 	id := c.ID
+	// MCS hands over in unlock(), qspinlock's head in its slow path.
+	label := l.Release
+	if l.Kind == Qspinlock {
+		label = l.Acquire
+	}
 	if now := c.Now(); l.linked[succ] && l.linkedAt[succ] > now {
 		// The link store is on its way: the next pointer reads NULL
 		// until it lands.
 		l.phase[id] = awaitingLink
-		c.Charge(l.Release, cpu.Spin, l.linkedAt[succ]-now)
+		c.Charge(label, cpu.Spin, l.linkedAt[succ]-now)
 		return cpu.Again, l.linkedAt[succ]
 	}
 	if !l.linked[succ] {
 		first := l.phase[id] != awaitingLink
 		l.phase[id] = awaitingLink
-		label := l.Release
-		if l.Kind == Qspinlock {
-			label = l.Acquire
-		}
 		if first {
 			return spinOn(c, l.node(id), c.Now(), label)
 		}
 		return spinOn(c, l.node(id), reload(c, l.node(id), label), label)
 	}
-	if l.phase[id] != handingOver && l.Kind == MCS {
-		// Read the own node's next pointer, written by the successor.
+	if l.phase[id] != handingOver {
+		// Read the own node's next pointer, written by the successor
+		// (qspinlock: after set_locked, as 4.2 to 4.4 do; later kernels
+		// read and prefetchw it while still waiting on the word).
 		l.phase[id] = handingOver
-		return cpu.Again, c.Access(l.Release, l.node(id), cacheline.Load)
+		return cpu.Again, c.Access(label, l.node(id), cacheline.Load)
 	}
 	l.phase[id] = outside
 	l.granted[succ] = true
@@ -512,7 +525,7 @@ func (l *Spinlock) handOver(c *cpu.Core, succ int) (cpu.Outcome, sim.Time) {
 		l.holder = succ
 		return cpu.Next, c.Access(l.Release, l.node(succ), cacheline.Store)
 	}
-	c.Access(l.Acquire, l.node(succ), cacheline.Store)
+	c.Access(label, l.node(succ), cacheline.Store)
 	return cpu.Next, l.leaveQueue(c)
 }
 
@@ -623,8 +636,23 @@ func (l *Spinlock) unlocked(id int, at sim.Time) {
 	if l.Kind == Ticket {
 		l.serving++
 	}
-	l.holder = -1
+	l.holder, l.wordLocked = -1, false
 	l.w.M.Poke(l.Line, at)
+}
+
+// setLocked shows qspinlock's word locked, and its pending bit clear, where
+// c's store that takes the lock lands. No other CPU can take the lock
+// meanwhile: the word shows the tail of a queue or the pending bit until
+// then, and a fast path's cmpxchg needs all three clear.
+func (l *Spinlock) setLocked(c *cpu.Core) {
+	ev := &l.sets[c.ID]
+	if ev.Action == nil {
+		ev.Action = sim.ActionFunc(func(at sim.Time) {
+			l.wordLocked, l.wordPending = true, false
+			l.w.M.Poke(l.Line, at)
+		})
+	}
+	c.M.Schedule(ev, max(c.LastStoreLands(), c.Now()))
 }
 
 func (l *Spinlock) release(id int) {
