@@ -95,8 +95,8 @@ type Core struct {
 	drained sim.Time // when the last store commits
 	landed  sim.Time // when the last store's line reached this core: others see it from then
 
-	acct      [][NumStates]sim.Time // by label, then state
-	Completed uint64                // programs completed in the measured interval
+	acct      []*account // by label; a label's account never moves
+	Completed uint64     // programs completed in the measured interval
 }
 
 // Now returns the current simulated time.
@@ -123,7 +123,7 @@ func (c *Core) Load(p *Program, d Driver) {
 	c.runOn, _ = d.(AheadDriver)
 	c.code = c.code[:0]
 	for _, s := range p.Steps {
-		c.code = append(c.code, c.M.decode(s))
+		c.code = append(c.code, c.decode(s))
 	}
 }
 
@@ -167,20 +167,23 @@ func (c *Core) Fire(now sim.Time) {
 
 // run runs steps from now until one takes time or blocks, and returns how
 // many it ran without an event of their own. The steps cpu defines run
-// without an interface call, and t, the core's time (what Now returns), is
-// kept in a register rather than asked for at every step.
+// without an interface call, and the core's place (pc), whether it runs
+// ahead and its time t (what Now returns) are kept in registers: they are
+// written back to the core before anything outside package cpu can look.
 func (c *Core) run(now sim.Time) (inline int) {
 	limit := c.aheadLimit(now)
 	code := c.code
-	t := now
+	pc, ahead, t := c.pc, false, now
 	for ; ; inline++ {
 		if inline > maxInlineSteps {
+			c.pc, c.ahead, c.local = pc, ahead, t
 			c.Fail("a loop of steps that take no time never ends; add a compute step or fix the loop")
 			return inline
 		}
-		if c.pc >= len(code) {
+		if pc >= len(code) {
 			c.Completed++
-			c.pc = 0
+			pc = 0
+			c.pc, c.ahead, c.local = pc, ahead, t
 			if !c.driver.ProgramDone(c, t) {
 				c.ahead = false
 				c.running = false
@@ -189,26 +192,36 @@ func (c *Core) run(now sim.Time) (inline int) {
 			}
 		}
 		out, at := Next, sim.Time(0)
-		switch o := &code[c.pc]; o.kind {
+		switch o := &code[pc]; o.kind {
 		case opCompute:
-			at = c.compute(o.label, o.d, o.spread, t)
+			d := o.d
+			if o.spread > 0 {
+				d += sim.Time(o.spread * c.M.rand.Centered())
+			} else {
+				d = c.M.Duration(d)
+			}
+			d = c.hide(d, t)
+			o.acct.add(Work, d)
+			at = t + d
 		case opAccess:
-			at = c.access(o.label, o.line, o.acc, Work, Stall, t)
+			at = c.access(o.acct, o.line, o.acc, Work, Stall, t)
 		default:
+			c.pc, c.ahead, c.local = pc, ahead, t
 			out, at = o.step.Exec(c)
+			pc = c.pc // a step may skip those after it
 		}
 		if out == Next {
-			if at == now && !c.ahead {
-				c.pc++
+			if at == now && !ahead {
+				pc++
 				continue
 			}
-			if at < limit && c.nextLocal() {
-				c.pc++
-				c.ahead, c.local, t = true, at, at
+			if at < limit && c.nextLocal(pc) {
+				pc++
+				ahead, t = true, at
 				continue
 			}
 		}
-		c.ahead = false
+		c.pc, c.ahead = pc, false
 		switch out {
 		case Next:
 			c.advance = true
@@ -242,21 +255,23 @@ func (c *Core) aheadLimit(from sim.Time) sim.Time {
 	return min(c.M.eng.Horizon(), from+Lookahead)
 }
 
-// nextLocal reports whether the core's next step touches nothing another
-// core sees.
-func (c *Core) nextLocal() bool {
-	if next := c.pc + 1; next < len(c.code) {
+// nextLocal reports whether the step after the one at pc touches nothing
+// another core sees.
+func (c *Core) nextLocal(pc int) bool {
+	if next := pc + 1; next < len(c.code) {
 		return c.code[next].local
 	}
-	return c.runsOn()
+	return c.runsOn(pc)
 }
 
-// runsOn reports whether a core at its program's end may run on into the
-// next program's first step: only when the driver says so. It is kept out of
-// nextLocal so that nextLocal, asked after nearly every step, is inlined.
+// runsOn reports whether a core at its program's end (its last step at pc)
+// may run on into the next program's first step: only when the driver says
+// so. It is kept out of nextLocal so that nextLocal, asked after nearly
+// every step, is inlined.
 //
 //go:noinline
-func (c *Core) runsOn() bool {
+func (c *Core) runsOn(pc int) bool {
+	c.pc = pc // the driver sees the core where it is
 	return c.runOn != nil && c.runOn.RunsAhead(c) && c.code[0].local
 }
 
@@ -268,7 +283,7 @@ type op struct {
 	line   *cacheline.Line // an access's line
 	d      sim.Time        // a compute step's mean duration
 	spread float64         // its jitter's spread (see Machine.spread)
-	label  Label
+	acct   *account        // the core's account of the step's label
 	kind   opKind
 	acc    cacheline.Op
 	local  bool // the step touches nothing another core sees
@@ -282,12 +297,12 @@ const (
 	opAccess                // an AccessStep that is not an atomic
 )
 
-func (m *Machine) decode(s Step) op {
+func (c *Core) decode(s Step) op {
 	switch s := s.(type) {
 	case *ComputeStep:
-		return op{step: s, kind: opCompute, label: s.Label, d: s.D, spread: m.spread(s.D), local: true}
+		return op{step: s, kind: opCompute, d: s.D, spread: c.M.spread(s.D), acct: c.account(s.Label), local: true}
 	case *AccessStep:
-		o := op{step: s, label: s.Label, line: s.Line, acc: s.Op, local: s.Line.PerCPU}
+		o := op{step: s, acct: c.account(s.Label), line: s.Line, acc: s.Op, local: s.Line.PerCPU}
 		if s.Op != cacheline.RMW { // an atomic step's shadow is Exec's business
 			o.kind = opAccess
 		}
@@ -345,14 +360,24 @@ func (c *Core) Skip(n int) { c.pc += n }
 // Charge accounts d of time to label in state s.
 func (c *Core) Charge(label Label, s State, d sim.Time) { c.charge(label, s, d) }
 
-func (c *Core) charge(label Label, s State, d sim.Time) {
-	if d <= 0 {
-		return
+func (c *Core) charge(label Label, s State, d sim.Time) { c.account(label).add(s, d) }
+
+// account is the time a core has charged to one label, by state.
+type account [NumStates]sim.Time
+
+func (a *account) add(s State, d sim.Time) {
+	if d > 0 {
+		a[s] += d
 	}
+}
+
+// account returns the core's account of label. A program's steps look
+// theirs up once, when it is loaded.
+func (c *Core) account(label Label) *account {
 	for int(label) >= len(c.acct) {
-		c.acct = append(c.acct, [NumStates]sim.Time{})
+		c.acct = append(c.acct, new(account))
 	}
-	c.acct[label][s] += d
+	return c.acct[label]
 }
 
 // Time returns the time charged to label in state s.
@@ -366,19 +391,15 @@ func (c *Core) Time(label Label, s State) sim.Time {
 // Compute runs for d (already including cycles), less whatever the shadow of
 // a preceding atomic hides, and charges it as work to label.
 func (c *Core) Compute(label Label, d sim.Time) sim.Time {
-	return c.compute(label, d, c.M.spread(d), c.Now())
+	now := c.Now()
+	d = c.hide(c.M.Duration(d), now)
+	c.charge(label, Work, d)
+	return now + d
 }
 
-// compute is Compute with the spread of d's jitter worked out and the
-// core's time now.
-func (c *Core) compute(label Label, d sim.Time, spread float64, now sim.Time) sim.Time {
-	if spread > 0 {
-		// Uniform jitter, the default: Machine.Duration's draw, here
-		// where the compiler can inline it.
-		d += sim.Time(spread * (2*c.M.rand.Float64() - 1))
-	} else {
-		d = c.M.Duration(d)
-	}
+// hide returns what is left of d, work that starts at now, once the shadow
+// of a preceding atomic has hidden its part.
+func (c *Core) hide(d, now sim.Time) sim.Time {
 	hidden := c.shadow
 	if c.missShadow > 0 {
 		// What ran in the shadow of the atomic's wait for its line is
@@ -388,9 +409,7 @@ func (c *Core) compute(label Label, d sim.Time, spread float64, now sim.Time) si
 	}
 	hidden = min(hidden, d)
 	c.shadow, c.missShadow = 0, 0
-	d -= hidden
-	c.charge(label, Work, d)
-	return now + d
+	return d - hidden
 }
 
 // Access performs a memory access and returns when the core may go on. Time
@@ -399,32 +418,36 @@ func (c *Core) compute(label Label, d sim.Time, spread float64, now sim.Time) si
 // full; an atomic first drains the buffer, and leaves a shadow that the next
 // compute step overlaps.
 func (c *Core) Access(label Label, l *cacheline.Line, op cacheline.Op) sim.Time {
-	return c.access(label, l, op, Work, Stall, c.Now())
+	return c.access(c.account(label), l, op, Work, Stall, c.Now())
 }
 
 // SpinAccess is Access made by a waiting core (a lock's retry, a queue
 // link): all of its time is spin.
 func (c *Core) SpinAccess(label Label, l *cacheline.Line, op cacheline.Op) sim.Time {
-	return c.access(label, l, op, Spin, Spin, c.Now())
+	return c.access(c.account(label), l, op, Spin, Spin, c.Now())
 }
 
 // access is Access made at now, the core's time, charging the instruction
-// to work and the wait for the line to stall.
-func (c *Core) access(label Label, l *cacheline.Line, op cacheline.Op, work, stall State, now sim.Time) sim.Time {
+// to a as work and the wait for the line as stall.
+func (c *Core) access(a *account, l *cacheline.Line, op cacheline.Op, work, stall State, now sim.Time) sim.Time {
 	p := &c.M.prof
 	switch op {
 	case cacheline.Store:
-		now = c.storeSlot(label, now, stall)
+		if c.drained > now {
+			now = c.storeSlot(a, now, stall)
+		} else {
+			c.sbCount = 0 // every store has committed: they commit in order
+		}
 		r := c.M.lines.Access(now, c.ID, l, op, 0)
 		c.landed = max(c.landed, r.Done)
 		c.pushStore(max(c.drained, r.Done+p.L1Hit+p.StoreDrain))
-		c.charge(label, work, p.L1Hit)
+		a.add(work, p.L1Hit)
 		return now + p.L1Hit
 	case cacheline.RMW:
-		now = c.drain(label, now, work)
+		now = c.drain(a, now, work)
 		r := c.M.lines.Access(now, c.ID, l, op, p.Atomic)
-		c.charge(label, stall, r.Done-now)
-		c.charge(label, work, p.Atomic)
+		a.add(stall, r.Done-now)
+		a.add(work, p.Atomic)
 		// The work after the atomic that does not wait for it (a share
 		// AtomicOverlap of it: no load passes a locked instruction) runs
 		// while the atomic executes; an atomic step's also while it
@@ -436,8 +459,8 @@ func (c *Core) access(label Label, l *cacheline.Line, op cacheline.Op, work, sta
 	}
 	// A load, or a load for ownership (LoadOwn): the core waits for the data.
 	r := c.M.lines.Access(now, c.ID, l, op, 0)
-	c.charge(label, stall, r.Done-now)
-	c.charge(label, work, p.L1Hit)
+	a.add(stall, r.Done-now)
+	a.add(work, p.L1Hit)
 	return r.Done + p.L1Hit
 }
 
@@ -450,17 +473,18 @@ const ReorderReach = 112
 // and executes an atomic on a line the core owns.
 func (c *Core) Fence(label Label) sim.Time {
 	p := &c.M.prof
-	now := c.drain(label, c.Now(), Stall)
-	c.charge(label, Work, p.Atomic)
+	a := c.account(label)
+	now := c.drain(a, c.Now(), Stall)
+	a.add(Work, p.Atomic)
 	return now + p.Atomic
 }
 
 // drain waits from now for the store buffer to empty, as a locked
 // instruction does, charging the wait to label in state s, and returns when
 // it is empty.
-func (c *Core) drain(label Label, now sim.Time, s State) sim.Time {
+func (c *Core) drain(a *account, now sim.Time, s State) sim.Time {
 	if c.drained > now {
-		c.charge(label, s, c.drained-now)
+		a.add(s, c.drained-now)
 		now = c.drained
 	}
 	c.sbCount = 0
@@ -477,13 +501,13 @@ func (c *Core) StoresVisible() sim.Time { return c.drained }
 
 // storeSlot returns when a store issued at now finds a free entry in the
 // store buffer, charging any wait as a stall.
-func (c *Core) storeSlot(label Label, now sim.Time, stall State) sim.Time {
+func (c *Core) storeSlot(a *account, now sim.Time, stall State) sim.Time {
 	for c.sbCount > 0 && c.sb[c.sbHead] <= now {
 		c.popStore()
 	}
 	if c.sbCount == len(c.sb) {
 		oldest := c.sb[c.sbHead]
-		c.charge(label, stall, oldest-now)
+		a.add(stall, oldest-now)
 		c.popStore()
 		return oldest
 	}
@@ -510,7 +534,9 @@ func (c *Core) popStore() {
 }
 
 func (c *Core) resetStats(now sim.Time) {
-	clear(c.acct)
+	for _, a := range c.acct {
+		*a = account{}
+	}
 	c.Completed = 0
 	c.since = max(c.since, now) // open idle and blocked spans count from now
 }

@@ -144,7 +144,7 @@ func (m *Machine) Err() error { return m.err }
 func (m *Machine) Duration(mean sim.Time) sim.Time {
 	// Uniform, the default, first.
 	if spread := m.spread(mean); spread > 0 {
-		return mean + sim.Time(spread*(2*m.rand.Float64()-1))
+		return mean + sim.Time(spread*m.rand.Centered())
 	}
 	if m.prof.Jitter == ExponentialJitter {
 		return m.rand.Exp(mean)

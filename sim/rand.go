@@ -9,19 +9,23 @@ import (
 // uses a global source, so a seed fixes a run.
 //
 // A jittered run draws on every step. The generator fills a block of
-// values at a time and a draw takes the next one, which keeps Float64 small
+// values at a time and a draw takes the next one, which keeps a draw small
 // enough for the compiler to inline into the step that draws. Every draw,
-// through Float64 or through rand.Rand (IntN, Exp), takes the next value of
-// the one stream: the values and their order are math/rand/v2's for the same
-// PCG, whatever mix of calls reads them.
+// through Float64, Centered or rand.Rand (IntN, Exp), takes the next value
+// of the one stream: the values and their order are math/rand/v2's for the
+// same PCG, whatever mix of calls reads them.
 type Rand struct {
 	// last is the index in block of the value drawn last. It counts 1, 2,
 	// …, 255, 0 through a block, wrapping as a byte does, so a draw needs
 	// no bounds check and only a last of 0 means the block is used up.
 	last  uint8
 	block [256]uint64
-	pcg   rand.PCG
-	r     *rand.Rand
+	// centered holds what Centered returns for each value of block,
+	// worked out with the block: a step that draws then waits for one
+	// load, not for a conversion and two float operations.
+	centered [256]float64
+	pcg      rand.PCG
+	r        *rand.Rand
 }
 
 // NewRand returns a source for seed. Stream separates independent sources
@@ -34,26 +38,42 @@ func NewRand(seed, stream uint64) *Rand {
 }
 
 // Float64 returns a uniform value in [0, 1), computed as math/rand/v2's
-// Float64 computes it (its low 53 bits, scaled).
+// Float64 computes it.
 func (r *Rand) Float64() float64 {
 	if r.last == 0 {
 		r.refill()
 	}
 	r.last++
-	return float64(r.block[r.last]&(1<<53-1)) / (1 << 53)
+	return unit(r.block[r.last])
 }
+
+// Centered returns a uniform value in [-1, 1): 2u-1 for the u that Float64
+// would have returned, which it gives exactly (u has 53 bits).
+func (r *Rand) Centered() float64 {
+	if r.last == 0 {
+		r.refill()
+	}
+	r.last++
+	return r.centered[r.last]
+}
+
+// unit maps a value of the stream to [0, 1) as math/rand/v2's Float64 does:
+// its low 53 bits, scaled.
+func unit(v uint64) float64 { return float64(v<<11>>11) / (1 << 53) }
 
 // refill makes the next block, in the order the draws read it: from
 // index 1 up, index 0 last.
 func (r *Rand) refill() {
 	for i := 1; i <= len(r.block); i++ {
-		r.block[uint8(i)] = r.pcg.Uint64()
+		v := r.pcg.Uint64()
+		r.block[uint8(i)] = v
+		r.centered[uint8(i)] = 2*unit(v) - 1
 	}
 }
 
 // blockSource is the rand.Source that rand.Rand draws through: the next
-// value, as Float64 takes it (not shared with Float64, which a call would
-// take over the compiler's budget for inlining).
+// value, taken as Float64 and Centered take it (they do not call it: that
+// would take them over the compiler's budget for inlining).
 type blockSource Rand
 
 func (s *blockSource) Uint64() uint64 {
