@@ -185,9 +185,7 @@ func (c *Core) run(now sim.Time) (inline int) {
 			pc = 0
 			c.pc, c.ahead, c.local = pc, ahead, t
 			if !c.driver.ProgramDone(c, t) {
-				c.ahead = false
-				c.running = false
-				c.idle, c.since = true, t
+				c.idleFrom(t)
 				return inline
 			}
 		}
@@ -215,10 +213,22 @@ func (c *Core) run(now sim.Time) (inline int) {
 				pc++
 				continue
 			}
-			if at < limit && c.nextLocal(pc) {
-				pc++
-				ahead, t = true, at
-				continue
+			if at < limit {
+				if next := pc + 1; next < len(code) {
+					if code[next].local {
+						pc = next
+						ahead, t = true, at
+						continue
+					}
+				} else if ended, again := c.endAhead(pc, at); ended {
+					if !again {
+						c.idleFrom(at)
+						return inline
+					}
+					pc = 0
+					ahead, t = true, at
+					continue
+				}
 			}
 		}
 		c.pc, c.ahead = pc, false
@@ -240,12 +250,18 @@ func (c *Core) run(now sim.Time) (inline int) {
 // future.
 const Lookahead = sim.Microsecond
 
-// AheadDriver is a Driver that can say a program's end needs nothing at the
-// engine's time (a closed loop with nothing to report), so a core may run
-// on into its next program without an event.
+// AheadDriver is a Driver that can end a program without an event when its
+// end needs nothing at the engine's time (a closed loop with nothing to
+// report), so a core may run on into its next program.
 type AheadDriver interface {
 	Driver
-	RunsAhead(c *Core) bool
+	// EndAhead is asked when c, ahead of the engine's clock, reaches its
+	// program's end at now and could run on into the next program. If
+	// the end needs nothing at the engine's time it ends the program as
+	// ProgramDone does and returns true and ProgramDone's answer; if not
+	// it does nothing and returns false, and the core ends the program
+	// at an event of its own.
+	EndAhead(c *Core, now sim.Time) (ended, again bool)
 }
 
 // aheadLimit returns the time before which a core woken at from may go on
@@ -255,24 +271,29 @@ func (c *Core) aheadLimit(from sim.Time) sim.Time {
 	return min(c.M.eng.Horizon(), from+Lookahead)
 }
 
-// nextLocal reports whether the step after the one at pc touches nothing
-// another core sees.
-func (c *Core) nextLocal(pc int) bool {
-	if next := pc + 1; next < len(c.code) {
-		return c.code[next].local
+// endAhead ends the program of a core ahead of the engine's clock, its last
+// step (at pc) done at at, if it may run on into the next program: that
+// program's first step touches nothing shared and the driver ends this one
+// without an event (see AheadDriver). The driver sees the core as
+// ProgramDone does, wrapped round to its first step.
+func (c *Core) endAhead(pc int, at sim.Time) (ended, again bool) {
+	if c.runOn == nil || !c.code[0].local {
+		return false, false
 	}
-	return c.runsOn(pc)
+	c.Completed++
+	c.pc, c.ahead, c.local = 0, true, at
+	if ended, again = c.runOn.EndAhead(c, at); !ended {
+		c.Completed--
+		c.pc = pc
+	}
+	return ended, again
 }
 
-// runsOn reports whether a core at its program's end (its last step at pc)
-// may run on into the next program's first step: only when the driver says
-// so. It is kept out of nextLocal so that nextLocal, asked after nearly
-// every step, is inlined.
-//
-//go:noinline
-func (c *Core) runsOn(pc int) bool {
-	c.pc = pc // the driver sees the core where it is
-	return c.runOn != nil && c.runOn.RunsAhead(c) && c.code[0].local
+// idleFrom leaves the core idle from t: its driver has no program for it.
+func (c *Core) idleFrom(t sim.Time) {
+	c.ahead = false
+	c.running = false
+	c.idle, c.since = true, t
 }
 
 // op is a step of the loaded program decoded once, so that running the

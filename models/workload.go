@@ -100,14 +100,17 @@ type driver struct {
 	opLatency sim.Histogram
 }
 
-// RunsAhead implements cpu.AheadDriver: a closed-loop flood CPU's program
+// EndAhead implements cpu.AheadDriver: a closed-loop flood CPU's program
 // end needs nothing at the engine's time while no grace period is in
 // progress (RCU has no quiescent state to take from it) and the CPU holds
 // nothing.
-func (d *driver) RunsAhead(c *cpu.Core) bool {
+func (d *driver) EndAhead(c *cpu.Core, now sim.Time) (ended, again bool) {
 	st := &d.w.percpu[c.ID]
-	return d.flood != nil && d.flood.Rate == 0 && (d.batch == nil || d.batch.CPU != c.ID) &&
-		!d.w.RCU.active && st.spinHeld == 0 && st.rcuDepth == 0 && st.mutexHeld == 0
+	if d.flood != nil && d.flood.Rate == 0 && (d.batch == nil || d.batch.CPU != c.ID) &&
+		!d.w.RCU.active && st.spinHeld == 0 && st.rcuDepth == 0 && st.mutexHeld == 0 {
+		return true, d.packetDone(c, now) // what ProgramDone does for it
+	}
+	return false, false
 }
 
 func (d *driver) ProgramDone(c *cpu.Core, now sim.Time) bool {
@@ -139,6 +142,13 @@ func (d *driver) ProgramDone(c *cpu.Core, now sim.Time) bool {
 		w.RCU.boundary(c, now)
 		return true
 	}
+	return d.packetDone(c, now)
+}
+
+// packetDone ends a packet of the flood on c at now and says whether
+// another one is there to run.
+func (d *driver) packetDone(c *cpu.Core, now sim.Time) bool {
+	w := d.w
 	w.RCU.boundary(c, now)
 	if d.flood.Rate == 0 {
 		return true

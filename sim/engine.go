@@ -186,7 +186,7 @@ func (e *Engine) RunUntil(t Time) error {
 		if e.canceled.Load() {
 			return ErrCanceled
 		}
-		if e.fired+e.inline >= e.limit && e.limit > 0 {
+		if e.fired+e.inline > e.limit-1 { // a limit of 0, none, wraps round to the largest
 			return ErrEventLimit
 		}
 		if e.obs.every > 0 {
