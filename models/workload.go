@@ -288,6 +288,9 @@ func (w *World) endWarmup(d *driver, now sim.Time) {
 	}
 	w.RCU.Stats.reset(now)
 	w.lockWait = [LockWaitBuckets]uint64{}
+	for _, pc := range w.counters {
+		pc.Folds = 0
+	}
 }
 
 func resetLockStats(l locker) {

@@ -14,6 +14,8 @@ type World struct {
 	percpu []coreState
 	locks  []locker
 	gates  int
+	// counters are the percpu_counters, whose folds the warm-up forgets.
+	counters []*PercpuCounter
 	// lockWait counts spinning-lock waits by length: bucket i holds waits
 	// of [2^i, 2^(i+1)) ns (bucket 0 also the shorter ones).
 	lockWait [LockWaitBuckets]uint64

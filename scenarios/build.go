@@ -53,23 +53,22 @@ type builder struct {
 	spin   map[string]*models.Spinlock
 	rw     map[string]*models.RWLock
 	mutex  map[string]*models.Mutex
-	balls  map[string]*models.PingPong // pingpong steps, one ball per line
-	err    error                       // the first step that cannot run as set (a param set to 0)
-	items  int64                       // the most items a scan may walk
+	balls  map[string]*models.PingPong      // pingpong steps, one ball per line
+	counts map[string]*models.PercpuCounter // percpu_counters, by their per-cpu line
+	err    error                            // the first step that cannot run as set (a param set to 0)
+	items  int64                            // the most items a scan may walk
 	v      *Variant
 	at     []frame // where compile is in v, for errors
-	// callbacks are the compiled callback blocks, by name; softirq says
-	// whether the program being compiled queues a callback that has steps.
+	// callbacks are the compiled callback blocks, by name.
 	callbacks map[string][]cpu.Step
-	softirq   bool
 }
 
 // program compiles variant v. A variant whose call_rcu callbacks have steps
 // runs its CPU's ready callbacks before each packet (models.RCUSoftirq).
 func (b *builder) program(v *Variant) *cpu.Program {
-	b.v, b.softirq = v, false
+	b.v = v
 	steps := b.compile(v.Steps, 0, "")
-	if b.softirq {
+	if b.s.RunsCallbacks(v) {
 		steps = append([]cpu.Step{&models.RCUSoftirq{W: b.w}}, steps...)
 	}
 	return &cpu.Program{Name: "variant " + v.Name, Steps: steps}
@@ -80,7 +79,6 @@ func (b *builder) callback(name string) []cpu.Step {
 	if name == "" {
 		return nil
 	}
-	b.softirq = true
 	if steps, ok := b.callbacks[name]; ok {
 		return steps
 	}
@@ -316,6 +314,18 @@ func (b *builder) declare() error {
 		}
 		b.lines[l.Name] = line
 	}
+	for _, l := range b.s.Lines {
+		if l.PercpuCounter != "" {
+			var batch int64
+			if l.Batch != nil {
+				batch = *l.Batch
+			}
+			if b.counts == nil {
+				b.counts = map[string]*models.PercpuCounter{}
+			}
+			b.counts[l.Name] = w.NewPercpuCounter(b.lines[l.PercpuCounter], b.lines[l.Name], batch, "__percpu_counter_add")
+		}
+	}
 	for _, l := range b.s.Locks {
 		acq, rel := l.Acquire, l.Release
 		var err error
@@ -474,6 +484,10 @@ func (b *builder) step(st *Step) cpu.Step {
 		return &models.MutexLockStep{M: b.mutex[st.Arg]}
 	case StepMutexUnlock:
 		return &models.MutexUnlockStep{M: b.mutex[st.Arg]}
+	case StepPercpuCounterInc:
+		return &models.PercpuCounterAdd{C: b.counts[st.Arg], Delta: 1, Label: b.label(st, "percpu_counter_add")}
+	case StepPercpuCounterDec:
+		return &models.PercpuCounterAdd{C: b.counts[st.Arg], Delta: -1, Label: b.label(st, "percpu_counter_add")}
 	case StepSmpMb:
 		return &cpu.FenceStep{Label: b.label(st, "smp_mb")}
 	case StepRCUReadLock:

@@ -84,6 +84,11 @@ func check(raw *fileRaw, loc *locator) (*Scenario, error) {
 		c.line(i, l, names)
 		back()
 	}
+	for i, l := range raw.Line {
+		back := c.from(fmt.Sprintf("line[%d]", i))
+		c.percpuCounter(l, raw.Line)
+		back()
+	}
 	for i, l := range raw.Lock {
 		back := c.from(fmt.Sprintf("lock[%d]", i))
 		s.Locks = append(s.Locks, c.lock(i, l, names, raw.Line))
@@ -167,6 +172,31 @@ func (c *checker) line(i int, l lineRaw, names map[string]string) {
 		c.fail("line.name", append(a, quote(l.Name), quote(l.Name)), "%q is already a %s; names of lines and locks are unique, rename one", l.Name, k)
 	}
 	names[l.Name] = "line"
+}
+
+// percpuCounter checks a line that is a percpu_counter's deltas: it is
+// per-cpu, and folds into a shared line.
+func (c *checker) percpuCounter(l lineRaw, lines []lineRaw) {
+	a := []string{"[[line]]", quote(l.Name)}
+	if l.PercpuCounter == "" {
+		if l.Batch != nil {
+			c.fail("line.batch", append(a, keyNeedle("batch")), "only a percpu_counter's line has a batch; add percpu_counter = \"<shared line>\" or drop batch")
+		}
+		return
+	}
+	at := append(a, keyNeedle("percpu_counter"))
+	i := slices.IndexFunc(lines, func(x lineRaw) bool { return x.Name == l.PercpuCounter })
+	switch {
+	case !l.PerCPU:
+		c.fail("line.percpu_counter", at, "a percpu_counter's deltas are per cpu; set percpu = true on %q", l.Name)
+	case i < 0:
+		c.fail("line.percpu_counter", at, "%q is not a defined line; declare the shared line the deltas fold into under [[line]]", l.PercpuCounter)
+	case lines[i].PerCPU:
+		c.fail("line.percpu_counter", at, "%q is a per-cpu line; the deltas fold into a shared count, name a shared line", l.PercpuCounter)
+	}
+	if l.Batch != nil && (*l.Batch < 1 || *l.Batch > MaxCount) {
+		c.fail("line.batch", append(a, keyNeedle("batch")), "%d; a batch is from 1 to %d (leave it out for Linux's max(32, 2 x CPUs))", *l.Batch, int64(MaxCount))
+	}
 }
 
 func (c *checker) lock(i int, l lockRaw, names map[string]string, lines []lineRaw) Lock {
@@ -549,6 +579,7 @@ var wants = map[StepKind]string{
 	StepLock: "spinlock", StepUnlock: "spinlock",
 	StepReadLock: "rwlock", StepReadUnlock: "rwlock", StepWriteLock: "rwlock", StepWriteUnlock: "rwlock",
 	StepMutexLock: "mutex", StepMutexUnlock: "mutex",
+	StepPercpuCounterInc: "line", StepPercpuCounterDec: "line",
 }
 
 // steps checks a step list and returns it parsed.
@@ -612,6 +643,9 @@ func (c *checker) step(field string, at []string, st *Step, names map[string]str
 	switch k := st.Kind; {
 	case wants[k] != "":
 		wantName(st.Arg, wants[k])
+		if k == StepPercpuCounterInc || k == StepPercpuCounterDec {
+			c.counterLine(field+"."+op, at, st.Arg)
+		}
 	case k == StepCompute || k == StepSleep || k == StepScan:
 		d := c.dur(field+"."+op, at, st.Arg, true, MaxStepTime)
 		if k == StepSleep && d == (Dur{}) {
@@ -650,7 +684,15 @@ func (c *checker) callback(field string, at []string, st *Step) {
 		return
 	}
 	if where, kind := c.softirqUnsafe(st.Callback, map[string]bool{}); where != "" {
-		c.fail(field+".callback", at, "the callback's %s is a %s step; a callback runs in softirq, where this model runs only compute, load, store and rmw steps (and blocks of them): move the %s out of the callback", where, kind, kind)
+		c.fail(field+".callback", at, "the callback's %s is a %s step; a callback runs in softirq, where this model runs only compute, load, store, rmw and percpu_counter steps (and blocks of them): move the %s out of the callback", where, kind, kind)
+	}
+}
+
+// counterLine checks that a percpu_counter step names a counter's line.
+func (c *checker) counterLine(field string, at []string, name string) {
+	i := slices.IndexFunc(c.s.Lines, func(x lineRaw) bool { return x.Name == name })
+	if i >= 0 && c.s.Lines[i].PercpuCounter == "" {
+		c.fail(field, at, "%q is not a percpu_counter's line; give it percpu = true and percpu_counter = \"<shared line>\" under [[line]]", name)
 	}
 }
 
@@ -667,7 +709,7 @@ func (c *checker) softirqUnsafe(name string, seen map[string]bool) (string, Step
 			continue // reported where the block is checked
 		}
 		switch k := set[0]; k {
-		case StepCompute, StepLoad, StepStore, StepRMW:
+		case StepCompute, StepLoad, StepStore, StepRMW, StepPercpuCounterInc, StepPercpuCounterDec:
 		case StepBlock:
 			if where, kind := c.softirqUnsafe(c.blocks[name][i].Block, seen); where != "" {
 				return where, kind

@@ -79,6 +79,10 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(good))
 	f.Add([]byte(strings.NewReplacer(`kind = "flood"`, "kind = \"batch\"\nbatch_ops = 5", `duration = "10us"`, "duration = \"10us\"\nlimit = \"10ms\"").Replace(good)))
 	f.Add([]byte(strings.Replace(good, `duration = "10us"`, `duration = "1us"`, 1)))
+	// A percpu_counter, added to by a packet and by its callback.
+	f.Add([]byte(strings.NewReplacer("name = \"stats\"\n", "name = \"stats\"\n\n[[line]]\nname = \"deltas\"\npercpu = true\npercpu_counter = \"stats\"\nbatch = 3\n",
+		"\n[[variant]]", "\n[block]\nfree = [ { percpu_counter_dec = \"deltas\" } ]\n\n[[variant]]",
+		"{ compute = \"work\" },", "{ compute = \"work\" }, { percpu_counter_inc = \"deltas\" }, { call_rcu = 0, callback = \"free\" },").Replace(good)))
 	// A call_rcu whose callback has steps, and one whose callback calls itself.
 	for _, free := range []string{`{ rmw = "stats" }, { compute = "work" }`, `{ rmw = "stats" }, { block = "free" }`} {
 		f.Add([]byte(strings.Replace(good, "\n[[variant]]", "\n[block]\nfree = [ "+free+" ]\n\n[[variant]]", 1) +

@@ -1,9 +1,17 @@
 package scenarios
 
+import "slices"
+
 // Inline returns v's steps with its blocks inlined, inside once_per_jiffy
 // gates too: the program as tools that rewrite step lists (contend advise)
 // see it.
 func (s *Scenario) Inline(v *Variant) []Step { return s.inline(v.Steps) }
+
+// RunsCallbacks reports whether v queues call_rcu callbacks that have steps:
+// its CPUs then run them before each packet.
+func (s *Scenario) RunsCallbacks(v *Variant) bool {
+	return slices.ContainsFunc(s.Inline(v), func(st Step) bool { return st.Callback != "" })
+}
 
 func (s *Scenario) inline(steps []Step) []Step {
 	out := make([]Step, 0, len(steps))

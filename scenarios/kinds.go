@@ -63,6 +63,8 @@ const (
 	StepScan
 	StepOncePerJiffy
 	StepBlock
+	StepPercpuCounterInc
+	StepPercpuCounterDec
 	numStepKinds
 )
 
@@ -70,7 +72,7 @@ const (
 var stepKeys = [numStepKinds]string{"", "compute", "load", "store", "rmw", "pingpong", "pingpong_read", "smp_mb", "lock", "unlock",
 	"read_lock", "read_unlock", "write_lock", "write_unlock", "mutex_lock", "mutex_unlock",
 	"rcu_read_lock", "rcu_read_unlock", "synchronize_rcu", "call_rcu", "queue_rcu_work", "kfree_rcu",
-	"sleep", "scan", "once_per_jiffy", "block"}
+	"sleep", "scan", "once_per_jiffy", "block", "percpu_counter_inc", "percpu_counter_dec"}
 
 // String is the step's key in a scenario file.
 func (k StepKind) String() string { return stepKeys[k] }

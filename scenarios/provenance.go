@@ -24,7 +24,15 @@ func (s *Scenario) Locate(err error) error {
 		return err
 	}
 	msg := fmt.Sprintf("at %v on cpu %d: %s", me.At, me.Core, me.What)
-	chain := s.locateIn(v.Steps, me.Step)
+	k := me.Step
+	if s.RunsCallbacks(v) {
+		// Build put the callbacks' runner (RCU softirq) first.
+		if k == 0 {
+			return s.loc.errAt("variant."+v.Name, s.variantAnchors(v), "%s (in RCU softirq, running call_rcu callbacks)", msg)
+		}
+		k--
+	}
+	chain := s.locateIn(v.Steps, k)
 	if chain == nil { // the program as a whole (a loop that takes no time)
 		return s.loc.errAt("variant."+v.Name, s.variantAnchors(v), "%s", msg)
 	}

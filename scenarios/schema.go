@@ -73,7 +73,11 @@ type kernelRaw struct {
 type lineRaw struct {
 	Name   string `toml:"name"`
 	PerCPU bool   `toml:"percpu"`
-	Note   string `toml:"note"`
+	// PercpuCounter makes a per-cpu line a percpu_counter's deltas, folded
+	// into the count on this shared line every Batch (default Linux's).
+	PercpuCounter string `toml:"percpu_counter"`
+	Batch         *int64 `toml:"batch"`
+	Note          string `toml:"note"`
 }
 
 type lockRaw struct {
@@ -114,7 +118,9 @@ type stepRaw struct {
 	OncePerJiffy  string    `toml:"once_per_jiffy"` // "percpu" or a line
 	Steps         []stepRaw `toml:"steps"`          // body of once_per_jiffy
 	Block         string    `toml:"block"`
-	Callback      string    `toml:"callback"` // call_rcu: the block its callback runs, in softirq on the calling CPU
+	CounterInc    string    `toml:"percpu_counter_inc"` // percpu_counter_add(+1) on a percpu_counter's per-cpu line
+	CounterDec    string    `toml:"percpu_counter_dec"` // percpu_counter_add(-1)
+	Callback      string    `toml:"callback"`           // call_rcu: the block its callback runs, in softirq on the calling CPU
 	Label         string    `toml:"label"`
 }
 

@@ -471,6 +471,9 @@ func TestModelErrorsPlaced(t *testing.T) {
 	for _, c := range []class{
 		{name: "unlock not held, in a block", eds: []ed{{30, `rx = [ { compute = "work" } ]`, `rx = [ { compute = "work" }, { unlock = "qlock" } ]`}},
 			want: []string{"{f}:30:32: block.rx.steps[1]: ", "spin_unlock(qlock) by a CPU that does not hold it", "(variant locked step 1 → block rx step 2)"}},
+		{name: "unlock not held, after a call_rcu with a callback", eds: []ed{{30, `rx = [ { compute = "work" } ]`,
+			"rx = [ { compute = \"work\" }, { call_rcu = 0, callback = \"free\" }, { unlock = \"qlock\" } ]\nfree = [ { rmw = \"stats\" } ]"}},
+			want: []string{"{f}:30:69: block.rx.steps[2]: ", "spin_unlock(qlock) by a CPU that does not hold it", "(variant locked step 1 → block rx step 3)"}},
 		{name: "deadlock, the second of two equal steps", eds: []ed{{36, `  { lock = "qlock" },`, `  { lock = "qlock" }, { lock = "qlock" },`}},
 			want: []string{"{f}:36:25: variant.locked.steps[2]: ", "deadlock: spin_lock(qlock)", "(variant locked step 3)"}},
 		{name: "sleep under a spinlock", eds: []ed{{37, `  { store = "stats" },`, `  { sleep = "1us" },`}},
