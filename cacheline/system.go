@@ -159,6 +159,9 @@ func (r Result) Hit() bool { return r.From == Local }
 // locked once it has it (an atomic's execution); later ownership requests
 // wait for it.
 func (s *System) Access(now sim.Time, core int, l *Line, op Op, hold sim.Time) Result {
+	if s.Hit(now, core, l, op, hold) {
+		return Result{Done: now, From: Local}
+	}
 	st := &l.Stats
 	st.Accesses++
 	st.ByCore[core]++
@@ -242,6 +245,25 @@ func (s *System) Access(now sim.Time, core int, l *Line, op Op, hold sim.Time) R
 // home's snoop reaches it, a Snoop fraction of the transfer from where.
 func (s *System) keepUntilSnoop(l *Line, owner int, start sim.Time, from Distance, taken bool) {
 	l.prev, l.prevTill, l.prevTaken = owner, start+sim.Time(s.Snoop*float64(s.lat[from])), taken
+}
+
+// Hit performs op by core on l at now, as Access does, when the core's own
+// copy serves it and nothing else happens: the line is per-cpu or owned by
+// the core, or op is a load of a copy the core shares. It reports whether it
+// did; if not, nothing has changed and the caller uses Access. It inlines
+// into the caller: the commonest accesses cost no call.
+func (s *System) Hit(now sim.Time, core int, l *Line, op Op, hold sim.Time) bool {
+	if !l.PerCPU && l.owner != core && (op != Load || !l.isSharer(core)) {
+		return false
+	}
+	l.Stats.Accesses++
+	l.Stats.ByCore[core]++
+	l.Stats.Hits++
+	if op != Load {
+		l.freeAt = max(l.freeAt, now+hold)
+		l.dirty = l.dirty || l.owner == core
+	}
+	return true
 }
 
 // hit reports whether core's own copy serves op at now. The previous owner

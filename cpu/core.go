@@ -125,6 +125,15 @@ func (c *Core) Load(p *Program, d Driver) {
 	for _, s := range p.Steps {
 		c.code = append(c.code, c.decode(s))
 	}
+	for i := range c.code {
+		c.code[i].then = thenEnd
+		if i+1 < len(c.code) {
+			c.code[i].then = thenShared
+			if c.code[i+1].local {
+				c.code[i].then = thenLocal
+			}
+		}
+	}
 }
 
 // Start begins the program at at (from its first step).
@@ -190,7 +199,9 @@ func (c *Core) run(now sim.Time) (inline int) {
 			}
 		}
 		out, at := Next, sim.Time(0)
-		switch o := &code[pc]; o.kind {
+		o := &code[pc]
+		then := o.then
+		switch o.kind {
 		case opCompute:
 			d := o.d
 			if o.spread > 0 {
@@ -206,21 +217,25 @@ func (c *Core) run(now sim.Time) (inline int) {
 		default:
 			c.pc, c.ahead, c.local = pc, ahead, t
 			out, at = o.step.Exec(c)
-			pc = c.pc // a step may skip those after it
+			if pc = c.pc; pc < len(code) { // a step may skip those after it
+				then = code[pc].then
+			} else {
+				then = thenEnd
+			}
 		}
 		if out == Next {
 			if at == now && !ahead {
 				pc++
 				continue
 			}
-			if at < limit {
-				if next := pc + 1; next < len(code) {
-					if code[next].local {
-						pc = next
-						ahead, t = true, at
-						continue
-					}
-				} else if ended, again := c.endAhead(pc, at); ended {
+			switch {
+			case at >= limit:
+			case then == thenLocal:
+				pc++
+				ahead, t = true, at
+				continue
+			case then == thenEnd:
+				if ended, again := c.endAhead(pc, at); ended {
 					if !again {
 						c.idleFrom(at)
 						return inline
@@ -306,11 +321,22 @@ type op struct {
 	spread float64         // its jitter's spread (see Machine.spread)
 	acct   *account        // the core's account of the step's label
 	kind   opKind
+	then   then // what the step after this one touches
 	acc    cacheline.Op
 	local  bool // the step touches nothing another core sees
 }
 
 type opKind uint8
+
+// then says what follows a step: one that touches nothing another core
+// sees, one that does, or the program's end.
+type then uint8
+
+const (
+	thenShared then = iota
+	thenLocal
+	thenEnd
+)
 
 const (
 	opStep    opKind = iota // any other step: run through the Step interface
@@ -452,6 +478,9 @@ func (c *Core) SpinAccess(label Label, l *cacheline.Line, op cacheline.Op) sim.T
 // to a as work and the wait for the line as stall.
 func (c *Core) access(a *account, l *cacheline.Line, op cacheline.Op, work, stall State, now sim.Time) sim.Time {
 	p := &c.M.prof
+	// First what the core waits for before the request leaves: a free
+	// slot in the store buffer for a store, an empty one for an atomic.
+	var hold sim.Time
 	switch op {
 	case cacheline.Store:
 		if c.drained > now {
@@ -459,30 +488,37 @@ func (c *Core) access(a *account, l *cacheline.Line, op cacheline.Op, work, stal
 		} else {
 			c.sbCount = 0 // every store has committed: they commit in order
 		}
-		r := c.M.lines.Access(now, c.ID, l, op, 0)
-		c.landed = max(c.landed, r.Done)
-		c.pushStore(max(c.drained, r.Done+p.L1Hit+p.StoreDrain))
+	case cacheline.RMW:
+		now = c.drain(a, now, work)
+		hold = p.Atomic
+	}
+	// A hit in the core's own copy is served inline, without a call.
+	done := now
+	if !c.M.lines.Hit(now, c.ID, l, op, hold) {
+		done = c.M.lines.Access(now, c.ID, l, op, hold).Done
+	}
+	switch op {
+	case cacheline.Store:
+		c.landed = max(c.landed, done)
+		c.pushStore(max(c.drained, done+p.L1Hit+p.StoreDrain))
 		a.add(work, p.L1Hit)
 		return now + p.L1Hit
 	case cacheline.RMW:
-		now = c.drain(a, now, work)
-		r := c.M.lines.Access(now, c.ID, l, op, p.Atomic)
-		a.add(stall, r.Done-now)
+		a.add(stall, done-now)
 		a.add(work, p.Atomic)
 		// The work after the atomic that does not wait for it (a share
 		// AtomicOverlap of it: no load passes a locked instruction) runs
 		// while the atomic executes; an atomic step's also while it
 		// waits for its line (AccessStep).
 		c.shadow = sim.Time(p.AtomicOverlap * float64(p.Atomic))
-		c.missShadow, c.shadowFrom = 0, r.Done+p.Atomic
-		c.rmwWait = r.Done - now
-		return r.Done + p.Atomic
+		c.missShadow, c.shadowFrom = 0, done+p.Atomic
+		c.rmwWait = done - now
+		return done + p.Atomic
 	}
 	// A load, or a load for ownership (LoadOwn): the core waits for the data.
-	r := c.M.lines.Access(now, c.ID, l, op, 0)
-	a.add(stall, r.Done-now)
+	a.add(stall, done-now)
 	a.add(work, p.L1Hit)
-	return r.Done + p.L1Hit
+	return done + p.L1Hit
 }
 
 // ReorderReach is how far, in cycles, an out-of-order core runs independent
