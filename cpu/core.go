@@ -198,7 +198,7 @@ func (c *Core) run(now sim.Time) (inline int) {
 				return inline
 			}
 		}
-		out, at := Next, sim.Time(0)
+		var at sim.Time
 		o := &code[pc]
 		then := o.then
 		switch o.kind {
@@ -213,48 +213,53 @@ func (c *Core) run(now sim.Time) (inline int) {
 			o.acct.add(Work, d)
 			at = t + d
 		case opAccess:
-			at = c.access(o.acct, o.line, o.acc, Work, Stall, t)
+			if o.acc == cacheline.Load && c.M.lines.Hit(t, c.ID, o.line, cacheline.Load, 0) {
+				// access's load, served by the core's own copy
+				o.acct.add(Work, c.M.prof.L1Hit)
+				at = t + c.M.prof.L1Hit
+			} else {
+				at = c.access(o.acct, o.line, o.acc, Work, Stall, t)
+			}
 		default:
 			c.pc, c.ahead, c.local = pc, ahead, t
-			out, at = o.step.Exec(c)
+			var out Outcome
+			if out, at = o.step.Exec(c); out != Next {
+				c.ahead = false
+				if out == Again {
+					c.M.eng.Schedule(&c.ev, at)
+				}
+				return inline
+			}
 			if pc = c.pc; pc < len(code) { // a step may skip those after it
 				then = code[pc].then
 			} else {
 				then = thenEnd
 			}
 		}
-		if out == Next {
-			if at == now && !ahead {
-				pc++
-				continue
-			}
-			switch {
-			case at >= limit:
-			case then == thenLocal:
-				pc++
+		if at == now && !ahead {
+			pc++
+			continue
+		}
+		switch {
+		case at >= limit:
+		case then == thenLocal:
+			pc++
+			ahead, t = true, at
+			continue
+		case then == thenEnd:
+			if ended, again := c.endAhead(pc, at); ended {
+				if !again {
+					c.idleFrom(at)
+					return inline
+				}
+				pc = 0
 				ahead, t = true, at
 				continue
-			case then == thenEnd:
-				if ended, again := c.endAhead(pc, at); ended {
-					if !again {
-						c.idleFrom(at)
-						return inline
-					}
-					pc = 0
-					ahead, t = true, at
-					continue
-				}
 			}
 		}
-		c.pc, c.ahead = pc, false
-		switch out {
-		case Next:
-			c.advance = true
-			c.M.eng.Schedule(&c.ev, at)
-		case Again:
-			c.M.eng.Schedule(&c.ev, at)
-		case Block:
-		}
+		// The next step waits for its time on the engine's clock.
+		c.pc, c.ahead, c.advance = pc, false, true
+		c.M.eng.Schedule(&c.ev, at)
 		return inline
 	}
 }
