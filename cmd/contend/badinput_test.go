@@ -445,6 +445,22 @@ func TestProgressLines(t *testing.T) {
 	}
 }
 
+// On a terminal, progress is a bar; a run of no points draws none (it
+// divided by zero: validate on a terminal panicked).
+func TestProgressBar(t *testing.T) {
+	var out strings.Builder
+	p := progressBar(&out)
+	p(0, 0)
+	if out.Len() != 0 {
+		t.Errorf("no points drew %q; want nothing", out.String())
+	}
+	p(1, 2)
+	p(2, 2)
+	if got, want := out.String(), "] 1/2 points"; !strings.Contains(got, want) || !strings.HasSuffix(got, "\r\033[K") {
+		t.Errorf("the bar is %q; want it to show %q and be cleared at the end", got, want)
+	}
+}
+
 // syncBuffer is a strings.Builder safe for one writer and one reader.
 type syncBuffer struct {
 	mu sync.Mutex

@@ -313,9 +313,13 @@ func progressLines(w io.Writer, name string, now func() time.Time, tick <-chan t
 	}
 }
 
-// progressBar draws on a terminal.
-func progressBar(f *os.File) func(done, total int) {
+// progressBar draws on a terminal. A run of no points (a validate section
+// with nothing to simulate) draws nothing.
+func progressBar(f io.Writer) func(done, total int) {
 	return func(done, total int) {
+		if total == 0 {
+			return
+		}
 		const width = 30
 		n := width * done / total
 		fmt.Fprintf(f, "\r[%s%s] %d/%d points", strings.Repeat("#", n), strings.Repeat(".", width-n), done, total)
