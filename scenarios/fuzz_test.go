@@ -187,6 +187,7 @@ func FuzzSimulate(f *testing.F) {
 	f.Add([]byte{11, 0, 12, 16, 17}, uint8(2), uint8(4*3), uint16(50), false) // batch: mutex, call_rcu, sleep
 	f.Add([]byte{0, 15}, uint8(3), uint8(2+4*4), uint16(300), true)           // both: readers under RCU flood
 	f.Add([]byte{0, 13, 0, 14}, uint8(3), uint8(4*5), uint16(300), false)     // both: the variant is the batch
+	f.Add([]byte{0, 23, 25, 24}, uint8(3), uint8(0), uint16(200), true)       // flood: percpu_counter, call_rcu with a callback
 	f.Fuzz(func(t *testing.T, prog []byte, cores, kind uint8, ns uint16, jitter bool) {
 		src := scenarioFrom(prog, cores, kind, ns, jitter)
 		var s *scenarios.Scenario
@@ -218,6 +219,7 @@ var stepMenu = []string{
 	`{ sleep = "{ns}ns" }`, `{ queue_rcu_work = 64 }`, `{ compute = "work" }`, `{ scan = "1ns" }`,
 	`{ block = "gated" }`, `{ once_per_jiffy = "percpu", steps = [ { store = "shared" } ] }`,
 	`{ once_per_jiffy = "shared", steps = [ { rmw = "shared" }, { compute = "{ns}ns" } ] }`,
+	`{ percpu_counter_inc = "deltas" }`, `{ percpu_counter_dec = "deltas" }`, `{ call_rcu = 64, callback = "free" }`,
 }
 
 // scenarioFrom writes a valid scenario: variant "v" runs the steps prog picks
@@ -271,6 +273,12 @@ name = "shared"
 name = "pcpu"
 percpu = true
 
+[[line]]
+name = "deltas"
+percpu = true
+percpu_counter = "shared"
+batch = 3
+
 [[lock]]
 name = "spin"
 kind = %q
@@ -285,6 +293,7 @@ kind = "mutex"
 
 [block]
 gated = [ { once_per_jiffy = "percpu", steps = [ { rmw = "shared" } ] } ]
+free = [ { rmw = "shared" }, { percpu_counter_dec = "deltas" }, { compute = "work" } ]
 
 [[variant]]
 name = "v"
