@@ -7,8 +7,10 @@
 // spinning on a line until a release invalidates it, so their cost under
 // contention comes from package cacheline's queueing rather than from a
 // constant. What an atomic or a spinner's read finds is decided when it is
-// served at the line, not when the core issues it. Counters are stores and atomics on shared or per-cpu lines, and the
-// per-jiffy lazy forms of seed 004 gate a block of steps on the jiffies clock.
+// served at the line, not when the core issues it. Counters are stores and
+// atomics on shared or per-cpu lines, a percpu_counter folds a CPU's delta
+// into the shared count once it reaches the batch, and the per-jiffy lazy
+// forms of seed 004 gate a block of steps on the jiffies clock.
 // RCU follows kernel/rcu/tree.c: a CPU's tick asks for a grace period, a
 // kthread starts it and scans for idle CPUs on jiffies (force-quiescent-state
 // delays from HZ and nr_cpu_ids), busy CPUs report at their ticks, and
