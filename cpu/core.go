@@ -213,11 +213,16 @@ func (c *Core) run(now sim.Time) (inline int) {
 			o.acct.add(Work, d)
 			at = t + d
 		case opAccess:
-			if o.acc == cacheline.Load && c.M.lines.Hit(t, c.ID, o.line, cacheline.Load, 0) {
-				// access's load, served by the core's own copy
+			// access's commonest cases, a hit that waits for nothing,
+			// without a call.
+			switch {
+			case o.acc == cacheline.Load && c.M.lines.Hit(t, c.ID, o.line, cacheline.Load, 0):
 				o.acct.add(Work, c.M.prof.L1Hit)
 				at = t + c.M.prof.L1Hit
-			} else {
+			case o.acc == cacheline.Store && c.drained <= t && c.M.lines.Hit(t, c.ID, o.line, cacheline.Store, 0):
+				c.sbCount = 0 // every store has committed
+				at = c.stored(o.acct, Work, t, t)
+			default:
 				at = c.access(o.acct, o.line, o.acc, Work, Stall, t)
 			}
 		default:
@@ -504,10 +509,7 @@ func (c *Core) access(a *account, l *cacheline.Line, op cacheline.Op, work, stal
 	}
 	switch op {
 	case cacheline.Store:
-		c.landed = max(c.landed, done)
-		c.pushStore(max(c.drained, done+p.L1Hit+p.StoreDrain))
-		a.add(work, p.L1Hit)
-		return now + p.L1Hit
+		return c.stored(a, work, now, done)
 	case cacheline.RMW:
 		a.add(stall, done-now)
 		a.add(work, p.Atomic)
@@ -524,6 +526,16 @@ func (c *Core) access(a *account, l *cacheline.Line, op cacheline.Op, work, stal
 	a.add(stall, done-now)
 	a.add(work, p.L1Hit)
 	return done + p.L1Hit
+}
+
+// stored finishes a store issued at now whose line is at the core at done:
+// it goes into the store buffer and the core goes on.
+func (c *Core) stored(a *account, work State, now, done sim.Time) sim.Time {
+	l1 := c.M.prof.L1Hit
+	c.landed = max(c.landed, done)
+	c.pushStore(max(c.drained, done+l1+c.M.prof.StoreDrain))
+	a.add(work, l1)
+	return now + l1
 }
 
 // ReorderReach is how far, in cycles, an out-of-order core runs independent
