@@ -28,8 +28,10 @@ func (w *World) raise(cpu int, steps []cpu.Step) {
 // frame (rcu_read_unlock_bh in dev_queue_xmit, spin_unlock_bh): so by the
 // next frame. rcu_do_batch invokes at most blimit (10) callbacks and raises
 // the softirq again, and __do_softirq restarts up to MAX_SOFTIRQ_RESTART
-// (10) times: a hundred per local_bh_enable, more than a CPU's share of a
-// grace period at these rates, so the whole batch runs at once.
+// (10) times: a hundred per local_bh_enable. The whole ready batch runs at
+// once here; in the e5540-udp scenario a CPU's share of a grace period is
+// about 1300 callbacks, and running them a hundred per packet instead moved
+// its three points by less than 1%.
 //
 // A callback's steps are computes and accesses (the checker admits no
 // others): none blocks, so the step runs them one per event and returns
