@@ -457,6 +457,12 @@ func (c *Core) Compute(label Label, d sim.Time) sim.Time {
 // hide returns what is left of d, work that starts at now, once the shadow
 // of a preceding atomic has hidden its part.
 func (c *Core) hide(d, now sim.Time) sim.Time {
+	if c.shadow == 0 && c.missShadow == 0 {
+		// Nothing to hide, and no shadow to clear: most work follows
+		// no atomic, and a store here would only make the next step's
+		// loads wait for it.
+		return d - min(0, d)
+	}
 	hidden := c.shadow
 	if c.missShadow > 0 {
 		// What ran in the shadow of the atomic's wait for its line is

@@ -86,6 +86,10 @@ type driver struct {
 	w     *World
 	flood *Flood
 	batch *Batch
+	// closedLoop: the flood runs each CPU's program back to back (Rate
+	// 0); batchCPU is the batch's CPU, or -1.
+	closedLoop bool
+	batchCPU   int
 	// open loop
 	queued  []int
 	arrive  []sim.Event
@@ -106,9 +110,11 @@ type driver struct {
 // nothing.
 func (d *driver) EndAhead(c *cpu.Core, now sim.Time) (ended, again bool) {
 	st := &d.w.percpu[c.ID]
-	if d.flood != nil && d.flood.Rate == 0 && (d.batch == nil || d.batch.CPU != c.ID) &&
-		!d.w.RCU.active && st.spinHeld == 0 && st.rcuDepth == 0 && st.mutexHeld == 0 {
-		return true, d.packetDone(c, now) // what ProgramDone does for it
+	if d.closedLoop && c.ID != d.batchCPU && !d.w.RCU.active && st.spinHeld == 0 && st.rcuDepth == 0 && st.mutexHeld == 0 {
+		// What ProgramDone does for it: packetDone's, in a closed loop
+		// (it always has a next packet).
+		d.w.RCU.boundary(c, now)
+		return true, true
 	}
 	return false, false
 }
@@ -189,7 +195,11 @@ func (w *World) Run(spec RunSpec) (*Result, error) {
 	if spec.Flood == nil && spec.Batch == nil {
 		return nil, errors.New("models: nothing to run: give a flood, a batch or both")
 	}
-	d := &driver{w: w, flood: spec.Flood, batch: spec.Batch}
+	d := &driver{w: w, flood: spec.Flood, batch: spec.Batch, batchCPU: -1}
+	d.closedLoop = d.flood != nil && d.flood.Rate == 0
+	if d.batch != nil {
+		d.batchCPU = d.batch.CPU
+	}
 	if err := w.startFlood(d, spec); err != nil {
 		return nil, err
 	}
