@@ -183,6 +183,9 @@ func (c *Core) run(now sim.Time) (inline int) {
 	limit := c.aheadLimit(now)
 	code := c.code
 	pc, ahead, t := c.pc, false, now
+	// What the steps below use from the machine, looked up once: a
+	// step's draw then waits for fewer loads one after the other.
+	rnd, lines, l1 := c.M.rand, c.M.lines, c.M.prof.L1Hit
 	for ; ; inline++ {
 		if inline > maxInlineSteps {
 			c.pc, c.ahead, c.local = pc, ahead, t
@@ -205,7 +208,7 @@ func (c *Core) run(now sim.Time) (inline int) {
 		case opCompute:
 			d := o.d
 			if o.spread > 0 {
-				d += sim.Time(o.spread * c.M.rand.Centered())
+				d += sim.Time(o.spread * rnd.Centered())
 			} else {
 				d = c.M.Duration(d)
 			}
@@ -216,10 +219,10 @@ func (c *Core) run(now sim.Time) (inline int) {
 			// access's commonest cases, a hit that waits for nothing,
 			// without a call.
 			switch {
-			case o.acc == cacheline.Load && c.M.lines.Hit(t, c.ID, o.line, cacheline.Load, 0):
-				o.acct.add(Work, c.M.prof.L1Hit)
-				at = t + c.M.prof.L1Hit
-			case o.acc == cacheline.Store && c.drained <= t && c.M.lines.Hit(t, c.ID, o.line, cacheline.Store, 0):
+			case o.acc == cacheline.Load && lines.Hit(t, c.ID, o.line, cacheline.Load, 0):
+				o.acct.add(Work, l1)
+				at = t + l1
+			case o.acc == cacheline.Store && c.drained <= t && lines.Hit(t, c.ID, o.line, cacheline.Store, 0):
 				c.sbCount = 0 // every store has committed
 				at = c.stored(o.acct, Work, t, t)
 			default:
