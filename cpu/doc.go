@@ -16,5 +16,7 @@
 // interface. Every picosecond a core spends is charged to a label (a kernel
 // symbol such as `_raw_spin_lock`) and a state (work, coherence stall, spin,
 // sleep, idle), which is what the simulated `perf report` and off-CPU profiles
-// read.
+// read. A core decodes its program when it is loaded and runs the steps that
+// touch nothing another core sees back to back, ahead of the engine's clock
+// (at most Lookahead); a step on a shared line waits for an event of its own.
 package cpu
