@@ -28,6 +28,7 @@ type Machine struct {
 	// reorderReach is ReorderReach cycles at the profile's clock, worked
 	// out once: every atomic step needs it.
 	reorderReach sim.Time
+	storeIssue   sim.Time // a store that does not wait: a cycle to issue into the store buffer
 }
 
 // NewMachine builds the machine described by p, its randomness drawn from seed.
@@ -41,6 +42,7 @@ func NewMachine(p Profile, seed uint64) (*Machine, error) {
 	m.lines.Occupancy = p.Occupancy()
 	m.lines.Snoop = p.Snoop
 	m.reorderReach = m.prof.Cycles(ReorderReach)
+	m.storeIssue = m.prof.Cycles(1)
 	m.lines.Forward = p.Forward
 	if p.Jitter != NoJitter {
 		m.lines.Jitter = m.Duration

@@ -36,7 +36,7 @@ func (m *fakeMachine) cost(j Job) float64 {
 	case Add, CAS, Swap, Padded:
 		return m.atomic + work - math.Min(m.overlap*m.atomic, work)
 	case StoreAdd:
-		return m.l1 + m.drain + m.atomic
+		return m.unit/cyclesPerUnit + m.drain + m.atomic
 	case Chase:
 		switch {
 		case j.Bytes <= 32<<10:

@@ -111,7 +111,7 @@ var fields = []field{
 	{"memory", 'd', []string{"memory-load"}, direct("memory-load", 1, "a dependent load through 64 MiB, TLB misses included")},
 	{"atomic", 'd', []string{"add"}, direct("add", 1, "LOCK XADD on an owned line, tight loop")},
 	{"atomic_overlap", 'n', []string{"add-work10", "work10", "add"}, overlap},
-	{"store_drain", 'd', []string{"store-add", "add", "l1-load"}, drain},
+	{"store_drain", 'd', []string{"store-add", "add", "work50"}, drain},
 	{"wakeup", 'd', []string{"wakeup"}, direct("wakeup", 0.5, "half a pipe round trip between threads blocked in read(2)")},
 	{"pause", 'd', []string{"pause"}, direct("pause", 1, "one PAUSE in a loop of them")},
 }
@@ -165,13 +165,14 @@ func overlap(fs figures, _ Topology) (float64, string, bool) {
 	return min(max(1-(both-work)/at, 0), 1), "1 - (add-work10 - work10)/add", true
 }
 
-// drain is what the atomic after a store waits for: the store itself (an L1
-// hit) and then the drain of the store buffer.
+// drain is what the atomic after a store waits for beyond the store's own
+// cycle: the drain of the store buffer.
 func drain(fs figures, _ Topology) (float64, string, bool) {
 	both, ok1 := fs.median("store-add")
 	at, ok2 := fs.median("add")
-	hit, ok3 := fs.median("l1-load")
-	return math.Max(both-at-hit, 0), "store-add - add - l1_hit", ok1 && ok2 && ok3
+	u, ok3 := unitNS(fs)
+	cycle := u / cyclesPerUnit
+	return math.Max(both-at-cycle, 0), "store-add - add - a cycle", ok1 && ok2 && ok3
 }
 
 // Estimate derives every profile value it can from the figures.

@@ -196,7 +196,7 @@ func writeLockWhy(buf *bytes.Buffer, prof cpu.Profile, res *models.Result, unit 
 		fmt.Fprintf(buf, "  (atomic_overlap %.2f), and the unlock's store drains from the store buffer under later work\n", prof.AtomicOverlap)
 		fmt.Fprintf(buf, "  (store_drain %.2f ns, which a tight lock/unlock loop pays every time). Removing the lock\n", prof.StoreDrain.Nanoseconds())
 		fmt.Fprintf(buf, "  therefore saves about %.2f ns per acquisition, not the %.2f ns a tight-loop benchmark shows.\n",
-			prof.Atomic.Nanoseconds()-hidden+prof.L1Hit.Nanoseconds(), prof.Atomic.Nanoseconds()+prof.L1Hit.Nanoseconds()+prof.StoreDrain.Nanoseconds())
+			prof.Atomic.Nanoseconds()-hidden+prof.Cycles(1).Nanoseconds(), prof.Atomic.Nanoseconds()+prof.Cycles(1).Nanoseconds()+prof.StoreDrain.Nanoseconds())
 	}
 }
 
