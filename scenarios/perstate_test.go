@@ -68,18 +68,7 @@ func TestWestmereProfileGivesPerStateLatencies(t *testing.T) {
 		if r[4] == "one-hop" {
 			other = p.CoresPerSocket
 		}
-		m, err := cpu.NewMachine(p, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w, err := models.NewWorld(m, models.DefaultKernel())
-		if err != nil {
-			t.Fatal(err)
-		}
-		line, err := m.NewLine("x", false)
-		if err != nil {
-			t.Fatal(err)
-		}
+		m, w, line := oneLine(t, p, "x")
 		probe := &stateProbe{line: line, owner: 0, timer: other, op: r[2], label: m.Label(r[2])}
 		prog := &cpu.Program{Name: "probe", Steps: []cpu.Step{probe}}
 		if _, err := w.Run(models.RunSpec{Flood: &models.Flood{CPUs: []int{0, other}, Program: prog}, Duration: 5 * sim.Microsecond}); err != nil {

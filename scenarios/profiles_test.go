@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"contend/cacheline"
 	"contend/cpu"
 	"contend/models"
 	"contend/scenarios"
@@ -84,9 +85,8 @@ func pair(p cpu.Profile, class string) (int, int, bool) {
 	return 0, 0, false
 }
 
-// oneWay simulates the CAS ping-pong between cpus a and b and returns the
-// time of one pass.
-func oneWay(t *testing.T, p cpu.Profile, a, b int) sim.Time {
+// oneLine builds a machine on p, its world, and one shared line.
+func oneLine(t *testing.T, p cpu.Profile, name string) (*cpu.Machine, *models.World, *cacheline.Line) {
 	t.Helper()
 	m, err := cpu.NewMachine(p, 1)
 	if err != nil {
@@ -96,10 +96,18 @@ func oneWay(t *testing.T, p cpu.Profile, a, b int) sim.Time {
 	if err != nil {
 		t.Fatal(err)
 	}
-	line, err := m.NewLine("ball", false)
+	line, err := m.NewLine(name, false)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return m, w, line
+}
+
+// oneWay simulates the CAS ping-pong between cpus a and b and returns the
+// time of one pass.
+func oneWay(t *testing.T, p cpu.Profile, a, b int) sim.Time {
+	t.Helper()
+	m, w, line := oneLine(t, p, "ball")
 	ball := w.NewPingPong(line, m.Label("cmpxchg"), false)
 	prog := &cpu.Program{Name: "pingpong", Steps: []cpu.Step{&models.PingPongStep{P: ball}}}
 	const d = 200 * sim.Microsecond
