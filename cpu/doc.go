@@ -5,8 +5,10 @@
 // A Profile describes one machine: clock, sockets, cores, SMT, the latency of a
 // cache-line transfer at each distance, and the cost of an uncontended atomic
 // together with the fraction of it that out-of-order execution hides behind the
-// work that follows. Topology numbers logical CPUs the way Linux usually does:
-// every physical core first, then their SMT siblings.
+// work that follows. A store issues into the core's store buffer in a cycle
+// and the core goes on; it commits once its line is there, and an atomic or
+// a fence waits for the buffer to drain. Topology numbers logical CPUs the
+// way Linux usually does: every physical core first, then their SMT siblings.
 //
 // # Programs and accounting
 //
