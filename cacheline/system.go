@@ -165,17 +165,14 @@ func (s *System) Access(now sim.Time, core int, l *Line, op Op, hold sim.Time) R
 	st := &l.Stats
 	st.Accesses++
 	st.ByCore[core]++
-	if l.hit(now, core, op, hold) {
+	if l.graceHit(now, core, op, hold) {
 		st.Hits++
 		if op != Load {
 			l.freeAt = max(l.freeAt, now+hold)
-			l.dirty = l.dirty || l.owner == core
-			if l.owner != core && !l.PerCPU {
-				// The previous owner writes before the line leaves it:
-				// whoever is waiting for the line will get this value, so
-				// cores watching it must look again.
-				s.wakeLosers(l, core, now)
-			}
+			// The previous owner writes before the line leaves it:
+			// whoever is waiting for the line will get this value, so
+			// cores watching it must look again.
+			s.wakeLosers(l, core, now)
 		}
 		return Result{Done: now, From: Local}
 	}
@@ -266,19 +263,14 @@ func (s *System) Hit(now sim.Time, core int, l *Line, op Op, hold sim.Time) bool
 	return true
 }
 
-// hit reports whether core's own copy serves op at now. The previous owner
-// keeps the line until the snoop of the request that took it arrives, so an
-// access it makes before then (and, for a locked one, finishes before then)
-// is a hit too; but not a plain store when another core asked to own the
-// line: the store leaves the store buffer after the snoop has come, while a
-// locked instruction holds the line as it executes.
-func (l *Line) hit(now sim.Time, core int, op Op, hold sim.Time) bool {
-	switch {
-	case l.PerCPU || l.owner == core:
-		return true
-	case op == Load && l.isSharer(core):
-		return true
-	}
+// graceHit reports whether core, whose own copy does not serve op (Hit said
+// so), still holds the line as its previous owner. That owner keeps the line
+// until the snoop of the request that took it arrives, so an access it makes
+// before then (and, for a locked one, finishes before then) is a hit too;
+// but not a plain store when another core asked to own the line: the store
+// leaves the store buffer after the snoop has come, while a locked
+// instruction holds the line as it executes.
+func (l *Line) graceHit(now sim.Time, core int, op Op, hold sim.Time) bool {
 	return !(op == Store && l.prevTaken) && l.prev == core && now < l.prevTill && now+hold <= l.prevTill
 }
 
