@@ -484,10 +484,12 @@ func (b *builder) step(st *Step) cpu.Step {
 		return &models.MutexLockStep{M: b.mutex[st.Arg]}
 	case StepMutexUnlock:
 		return &models.MutexUnlockStep{M: b.mutex[st.Arg]}
-	case StepPercpuCounterInc:
-		return &models.PercpuCounterAdd{C: b.counts[st.Arg], Delta: 1, Label: b.label(st, "percpu_counter_add")}
-	case StepPercpuCounterDec:
-		return &models.PercpuCounterAdd{C: b.counts[st.Arg], Delta: -1, Label: b.label(st, "percpu_counter_add")}
+	case StepPercpuCounterInc, StepPercpuCounterDec:
+		delta := int64(1)
+		if st.Kind == StepPercpuCounterDec {
+			delta = -1
+		}
+		return &models.PercpuCounterAdd{C: b.counts[st.Arg], Delta: delta, Label: b.label(st, "percpu_counter_add")}
 	case StepSmpMb:
 		return &cpu.FenceStep{Label: b.label(st, "smp_mb")}
 	case StepRCUReadLock:
