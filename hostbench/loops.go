@@ -36,18 +36,25 @@ type shared struct {
 		tail, head uint32
 		_          [120]byte
 	}
-	mcsTail unsafe.Pointer // *mcsNode
-	nodes   []*mcsNode
-	cycle   []uint32 // Chase: index of the next element, one per 64 bytes
+	// MCS lock: the tail on its own line, as the index+1 of the last
+	// waiter's node (0: free), the way the kernel's qspinlock encodes its
+	// tail. A 32-bit XCHG and CMPXCHG, not Go's pointer atomics: those are
+	// calls with a write-barrier check, and would time Go, not the lock.
+	mcs struct {
+		tail uint32
+		_    [124]byte
+	}
+	nodes []mcsNode
+	cycle []uint32 // Chase: index of the next element, one per 64 bytes
 }
 
 // mcsNode is one waiter's queue node on its own line. Like the kernel's, its
 // fields are written with plain stores (WRITE_ONCE) and read with loads;
 // Go's atomic stores would be locked XCHGs and measure a different lock.
 type mcsNode struct {
-	next   unsafe.Pointer // *mcsNode
+	next   uint32 // index+1 of the successor's node, 0: none yet
 	locked uint32
-	_      [116]byte
+	_      [120]byte
 }
 
 func newShared(threads int, job Job) *shared {
@@ -55,8 +62,8 @@ func newShared(threads int, job Job) *shared {
 	for range threads {
 		s.own = append(s.own, new(line))
 		s.other = append(s.other, new(line))
-		s.nodes = append(s.nodes, new(mcsNode))
 	}
+	s.nodes = make([]mcsNode, threads)
 	if job.Kernel == Chase {
 		s.cycle = randomCycle(max(job.Bytes/64, 2))
 	}
@@ -203,10 +210,9 @@ func (s *shared) locked(job Job, t, iters int, x uint64) uint64 {
 			x = s.critical(x, job.Work)
 			s.tasUnlock()
 		case MCSLock:
-			n := s.nodes[t]
-			s.mcsLock(n)
+			s.mcsLock(t)
 			x = s.critical(x, job.Work)
-			s.mcsUnlock(n)
+			s.mcsUnlock(t)
 		}
 	}
 	return x
@@ -241,26 +247,28 @@ func (s *shared) tasLock() {
 
 func (s *shared) tasUnlock() { *s.tasWord() = 0 }
 
-func (s *shared) mcsLock(n *mcsNode) {
-	n.next, n.locked = nil, 1
-	prev := (*mcsNode)(atomic.SwapPointer(&s.mcsTail, unsafe.Pointer(n)))
-	if prev == nil {
+func (s *shared) mcsLock(t int) {
+	n := &s.nodes[t]
+	n.next, n.locked = 0, 1
+	prev := atomic.SwapUint32(&s.mcs.tail, uint32(t+1))
+	if prev == 0 {
 		return
 	}
-	prev.next = unsafe.Pointer(n)
+	s.nodes[prev-1].next = uint32(t + 1)
 	for atomic.LoadUint32(&n.locked) != 0 {
 	}
 }
 
-func (s *shared) mcsUnlock(n *mcsNode) {
-	next := (*mcsNode)(atomic.LoadPointer(&n.next))
-	if next == nil {
-		if atomic.CompareAndSwapPointer(&s.mcsTail, unsafe.Pointer(n), nil) {
+func (s *shared) mcsUnlock(t int) {
+	n := &s.nodes[t]
+	next := atomic.LoadUint32(&n.next)
+	if next == 0 {
+		if atomic.CompareAndSwapUint32(&s.mcs.tail, uint32(t+1), 0) {
 			return
 		}
-		for next == nil {
-			next = (*mcsNode)(atomic.LoadPointer(&n.next))
+		for next == 0 {
+			next = atomic.LoadUint32(&n.next)
 		}
 	}
-	next.locked = 0
+	s.nodes[next-1].locked = 0
 }
