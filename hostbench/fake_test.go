@@ -17,6 +17,13 @@ type fakeMachine struct {
 	outliers                                         float64 // fraction of disturbed samples
 	rng                                              *rand.Rand
 	seen                                             map[string]bool
+	// A burst of noise: once a sample of burstAt's loop starts (a run of
+	// a count that is not the sizing's power of two), the next burstRuns
+	// runs of any loop take burstFactor times as long.
+	burstAt     string
+	burstRuns   int
+	burstFactor float64
+	burstLeft   int
 }
 
 func newFake(topo Topology) *fakeMachine {
@@ -66,6 +73,13 @@ func (m *fakeMachine) Run(j Job, iters int) (time.Duration, error) {
 	}
 	if m.rng.Float64() < m.outliers {
 		d *= 3
+	}
+	if m.burstAt != "" && j.String() == m.burstAt && iters&(iters-1) != 0 {
+		m.burstAt, m.burstLeft = "", m.burstRuns
+	}
+	if m.burstLeft > 0 {
+		m.burstLeft--
+		d *= m.burstFactor
 	}
 	return time.Duration(d), nil
 }

@@ -111,6 +111,34 @@ func within(t *testing.T, name string, got, want, tol float64) {
 	}
 }
 
+// TestBurstSpreadsOverUncontendedLoops: a burst of noise as long as one
+// figure's samples, starting with the samples of the atomic add, leaves the
+// loops the profile's clock and atomic are fitted to within 3% of their cost:
+// they are sampled in rounds, so the burst slows a few samples of each.
+// Measured one after another, the add would have every sample slowed.
+func TestBurstSpreadsOverUncontendedLoops(t *testing.T) {
+	topo, _ := ReadTopology(sysfs(1, 2, 1))
+	m := newFake(topo)
+	m.outliers = 0
+	add := Job{Kernel: Add, CPUs: []int{0}}
+	m.burstAt, m.burstRuns, m.burstFactor = add.String(), Quick.Samples, 1.5
+	figs := fakeFigures(t, m)
+	if m.burstAt != "" {
+		t.Fatal("the burst never started")
+	}
+	n := 0
+	for _, f := range figs {
+		if len(f.Job.CPUs) != 1 || f.Job.Kernel == Pause || f.Job.Kernel == Wakeup {
+			continue
+		}
+		n++
+		within(t, f.Name, f.Stat.Median, m.cost(f.Job), 0.03)
+	}
+	if n < 8 {
+		t.Errorf("%d loops of one CPU checked, want the plan's 8 or more", n)
+	}
+}
+
 // TestEstimateRecoversTheMachine: the direct estimates invert the fake
 // machine's cost formulas.
 func TestEstimateRecoversTheMachine(t *testing.T) {

@@ -54,17 +54,34 @@ var (
 	Full  = Effort{Samples: 61, Sample: 10 * time.Millisecond}
 )
 
-// Measure returns the nanoseconds per iteration of job, per thread. It first
-// doubles the iteration count until a run lasts an eighth of a sample (which
-// also warms caches, branch predictors and the clock), sizes the sample from
-// that, and then takes e.Samples samples.
+// Measure returns the nanoseconds per iteration of job, per thread: it sizes
+// a sample (size) and takes e.Samples of them.
 func Measure(m Machine, job Job, e Effort) (Stat, []float64, error) {
+	iters, err := size(m, job, e)
+	if err != nil {
+		return Stat{}, nil, err
+	}
+	samples := make([]float64, 0, e.Samples)
+	for range e.Samples {
+		x, err := sample(m, job, iters)
+		if err != nil {
+			return Stat{}, nil, err
+		}
+		samples = append(samples, x)
+	}
+	return Summarize(samples), samples, nil
+}
+
+// size returns how many iterations of job make a sample of e: it doubles the
+// count until a run lasts an eighth of a sample (which also warms caches,
+// branch predictors and the clock) and scales from that.
+func size(m Machine, job Job, e Effort) (int, error) {
 	iters := 16
 	var d time.Duration
 	for {
 		var err error
 		if d, err = m.Run(job, iters); err != nil {
-			return Stat{}, nil, err
+			return 0, err
 		}
 		if d >= e.Sample/8 || iters >= 1<<40 {
 			break
@@ -74,15 +91,16 @@ func Measure(m Machine, job Job, e Effort) (Stat, []float64, error) {
 	if d > 0 {
 		iters = max(1, int(float64(iters)*float64(e.Sample)/float64(d)))
 	}
-	samples := make([]float64, 0, e.Samples)
-	for range e.Samples {
-		d, err := m.Run(job, iters)
-		if err != nil {
-			return Stat{}, nil, err
-		}
-		samples = append(samples, float64(d.Nanoseconds())/float64(iters))
+	return iters, nil
+}
+
+// sample runs iters iterations of job and returns nanoseconds per iteration.
+func sample(m Machine, job Job, iters int) (float64, error) {
+	d, err := m.Run(job, iters)
+	if err != nil {
+		return 0, err
 	}
-	return Summarize(samples), samples, nil
+	return float64(d.Nanoseconds()) / float64(iters), nil
 }
 
 // Figure is one measured quantity.
@@ -205,23 +223,65 @@ func warmUp(m Machine, e Effort) error {
 	}
 }
 
-// MeasureAll measures every figure of plan in order, after a warm-up,
-// reporting progress.
+// MeasureAll measures every figure of plan, after a warm-up, reporting
+// progress. The loops of one CPU that touch a few lines (the work and
+// atomic loops the profile's clock, atomic and store drain are fitted to)
+// are measured interleaved: a round takes one sample of each, so that a
+// burst of noise on the host costs every one of them a sample rather than
+// one of them all of its samples. The rest are measured one after another,
+// in plan order: a load chase measures a cache level only while its array
+// is warm in it (interleaved on this guest, a 4 MiB chase took 135 ns
+// instead of 22), and a loop of several CPUs comes right after the
+// ping-pong that tells which state the machine was in (followDrift).
 func MeasureAll(m Machine, plan []Figure, e Effort, progress io.Writer) ([]Figure, error) {
 	if err := warmUp(m, e); err != nil {
 		return nil, fmt.Errorf("warm-up: %w", err)
 	}
 	out := slices.Clone(plan)
+	say := func(format string, a ...any) {
+		if progress != nil {
+			fmt.Fprintf(progress, "calibrate: "+time.Now().Format("15:04:05.000")+" "+format+"\n", a...)
+		}
+	}
+	var solo []int
+	iters := make([]int, len(out))
+	for i := range out {
+		if len(out[i].Job.CPUs) != 1 || out[i].Job.Kernel == Chase {
+			continue
+		}
+		solo = append(solo, i)
+		n, err := size(m, out[i].Job, e)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", out[i].Name, err)
+		}
+		iters[i] = n
+		out[i].Samples = make([]float64, 0, e.Samples)
+	}
+	for r := range e.Samples {
+		if len(solo) > 0 {
+			say("[round %d/%d] %d loops of one CPU, one sample each", r+1, e.Samples, len(solo))
+		}
+		for _, i := range solo {
+			x, err := sample(m, out[i].Job, iters[i])
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", out[i].Name, err)
+			}
+			out[i].Samples = append(out[i].Samples, x)
+		}
+	}
 	for i := range out {
 		f := &out[i]
-		if progress != nil {
-			fmt.Fprintf(progress, "calibrate: [%d/%d] %s %s\n", i+1, len(out), time.Now().Format("15:04:05.000"), f.Name)
+		if iters[i] == 0 {
+			say("[%d/%d] %s", i+1, len(out), f.Name)
+			st, samples, err := Measure(m, f.Job, e)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", f.Name, err)
+			}
+			f.Stat, f.Samples = st, samples
+		} else {
+			f.Stat = Summarize(f.Samples)
 		}
-		st, samples, err := Measure(m, f.Job, e)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", f.Name, err)
-		}
-		f.Bench, f.Stat, f.Samples = f.Job.String(), st, samples
+		f.Bench = f.Job.String()
 	}
 	return out, nil
 }
