@@ -21,9 +21,9 @@ type Line struct {
 
 // Lock is a lock a candidate declares ([[lock]]), or one the scenario has.
 type Lock struct {
-	Name, Kind, Line, Acquire, Release string
-	replaces                           string // the lock whose steps now take this one, if any
-	ownWord                            bool   // and whose word had a line of its own, as this one has
+	Name, Kind, Line, Backoff, Claim, Acquire, Release string
+	replaces                                           string // the lock whose steps now take this one, if any
+	ownWord                                            bool   // and whose word had a line of its own, as this one has
 }
 
 // Subject is what the rules transform: one variant's code path, the lines
@@ -65,7 +65,7 @@ func NewSubject(s *scenarios.Scenario, variant string, base []*models.Result) (*
 		sub.Lines = append(sub.Lines, Line{Name: l.Name, PerCPU: l.PerCPU})
 	}
 	for _, l := range s.Locks {
-		sub.Locks = append(sub.Locks, Lock{Name: l.Name, Kind: l.Kind, Line: l.Line, Acquire: l.Acquire, Release: l.Release})
+		sub.Locks = append(sub.Locks, Lock{Name: l.Name, Kind: l.Kind, Line: l.Line, Backoff: l.Backoff, Claim: l.Claim, Acquire: l.Acquire, Release: l.Release})
 	}
 	for _, o := range s.Variants {
 		walk(s.Inline(o), func(st Step) {
@@ -217,7 +217,7 @@ func Render(cands []Candidate) []byte {
 
 func renderLock(b *strings.Builder, l Lock) {
 	fmt.Fprintf(b, "\n[[lock]]\nname = %s\nkind = %s\n", quote(l.Name), quote(l.Kind))
-	for _, kv := range [][2]string{{"line", l.Line}, {"acquire_label", l.Acquire}, {"release_label", l.Release}} {
+	for _, kv := range [][2]string{{"line", l.Line}, {"backoff", l.Backoff}, {"claim", l.Claim}, {"acquire_label", l.Acquire}, {"release_label", l.Release}} {
 		if kv[1] != "" {
 			fmt.Fprintf(b, "%s = %s\n", kv[0], quote(kv[1]))
 		}

@@ -182,6 +182,7 @@ steps = [
 [[lock]]
 name = "queue_lock_own"
 kind = "qspinlock"
+claim = "cmpxchg"
 
 [[variant]]
 name = "shared-line+own-line-queue_lock"

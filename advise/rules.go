@@ -183,7 +183,8 @@ func queued(kind string) func(*Subject) []Candidate {
 				continue
 			}
 			n := l
-			n.Kind, n.Name = kind, sub.fresh(name+"_"+kind, false, nil)
+			// The queued lock as Linux has it now: no ticket backoff.
+			n.Kind, n.Name, n.Backoff, n.Claim = kind, sub.fresh(name+"_"+kind, false, nil), "", ""
 			c := sub.replaceLock(name, n)
 			c.Variant = kind + "-" + name
 			c.What = name + ": " + l.Kind + " → " + kind

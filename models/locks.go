@@ -52,6 +52,7 @@ func (k LockKind) String() string {
 type LockStats struct {
 	Acquisitions uint64
 	Contended    uint64 // acquisitions that had to wait
+	Retries      uint64 // atomics that failed and went round again (a qspinlock head's cmpxchg claim)
 }
 
 // Spinlock is a spinlock on a cache line.
@@ -66,6 +67,12 @@ type Spinlock struct {
 	// Backoff, for a ticket lock, is how long a waiter waits per ticket
 	// ahead of its own before it reads the lock word again; 0 spins on it.
 	Backoff sim.Time
+	// CmpxchgClaim makes a qspinlock's queue head take the lock with a
+	// cmpxchg loop even when others queue behind it, as the kernel did
+	// before commit 2c83e8e9492d (Linux 4.2); since then set_locked() is
+	// a plain store. The cmpxchg fails, and goes round again, when a CPU
+	// swapped the tail between the head's read of the word and it.
+	CmpxchgClaim bool
 
 	holder        int
 	pending       int        // qspinlock: the CPU that set the pending bit, or -1
@@ -86,6 +93,8 @@ type Spinlock struct {
 	// unlock; until then other CPUs read the word as it was.
 	wordLocked, wordPending bool
 	sets                    []sim.Event // each CPU's locking store, landing
+	tailSwaps               uint64      // qspinlock: xchg_tail()s so far, the tail's version
+	seenTail                []uint64    // the version the head's last read of the word saw
 	held                    [1]int      // holders' answer, reused: deadlock checks run on every contended wait
 	Stats                   LockStats
 }
@@ -103,6 +112,7 @@ const (
 	queueWaiting                    // spins on its own node until granted
 	pendingWaiting                  // qspinlock: set pending, spins on the word until the holder leaves
 	headWaiting                     // qspinlock: the queue's head, spins on the word until locked and pending clear
+	headClaiming                    // qspinlock (CmpxchgClaim): the head's cmpxchg of the word is in flight
 	headHanding                     // qspinlock: took the lock; next, make its successor the head
 	awaitingLink                    // unlock() or a head hand-over: waits for the successor to link in
 	handingOver                     // MCS unlock(): has read its next pointer; next, write the successor's node
@@ -127,6 +137,7 @@ func (w *World) NewSpinlockOn(line *cacheline.Line, name string, kind LockKind, 
 		Acquire: w.M.Label(acquire), Release: w.M.Label(release),
 		holder: -1, pending: -1, granted: make([]bool, n), linked: make([]bool, n), linkedAt: make([]sim.Time, n),
 		ticket: make([]int64, n), phase: make([]lockPhase, n), inflight: make([]bool, n), reading: make([]bool, n), unlocks: make([]sim.Event, n), unlocking: make([]bool, n), sets: make([]sim.Event, n),
+		seenTail: make([]uint64, n),
 	}
 	if kind == MCS || kind == Qspinlock {
 		l.nodes = make([]*cacheline.Line, n)
@@ -452,6 +463,7 @@ func (l *Spinlock) lockQspinlock(c *cpu.Core) (cpu.Outcome, sim.Time) {
 		if !ok {
 			return cpu.Again, done
 		}
+		l.tailSwaps++
 		return l.enqueue(c, done, -1)
 	case queueLinking:
 		return l.link(c)
@@ -466,23 +478,54 @@ func (l *Spinlock) lockQspinlock(c *cpu.Core) (cpu.Outcome, sim.Time) {
 		if l.wordLocked || l.wordPending {
 			return spinOn(c, l.Line, done, l.Acquire)
 		}
-		l.queue = l.queue[1:]
-		if len(l.queue) == 0 {
+		if len(l.queue) == 1 {
 			// The last queued CPU: cmpxchg the tail away and take the lock.
+			l.queue = l.queue[:0]
 			l.wordLocked = true
 			l.take(c, true)
 			done = c.Access(l.Acquire, l.Line, cacheline.RMW)
 			return cpu.Next, max(done, l.leaveQueue(c))
 		}
+		if l.CmpxchgClaim {
+			// cmpxchg(val, val | locked): val is what this read saw.
+			l.seenTail[id] = l.tailSwaps
+			l.phase[id] = headClaiming
+			return l.claim(c)
+		}
+		l.queue = l.queue[1:]
 		// set_locked() with a store, then make the successor the head.
 		done = c.Access(l.Acquire, l.Line, cacheline.Store)
 		l.setLocked(c)
 		l.take(c, true)
 		l.phase[id] = headHanding
 		return cpu.Again, done
+	case headClaiming:
+		return l.claim(c)
 	}
 	// headHanding and awaitingLink: the lock is held; pass the head on.
 	return l.handOver(c, l.queue[0])
+}
+
+// claim is the queue head's cmpxchg of the word before Linux 4.2, with CPUs
+// queued behind it. It executes at the line: if a CPU swapped the tail since
+// the head last saw the word, it fails and the head tries again with what it
+// returned; else the head holds the lock, the word showing it at once.
+func (l *Spinlock) claim(c *cpu.Core) (cpu.Outcome, sim.Time) {
+	id := c.ID
+	done, ok := l.rmw(c, l.Line, l.Acquire, true)
+	if !ok {
+		return cpu.Again, done
+	}
+	if l.seenTail[id] != l.tailSwaps {
+		l.seenTail[id] = l.tailSwaps
+		l.Stats.Retries++
+		return l.claim(c)
+	}
+	l.queue = l.queue[1:]
+	l.wordLocked = true
+	l.take(c, true)
+	l.phase[id] = headHanding
+	return cpu.Again, done
 }
 
 // handOver writes the successor's node once the successor has linked in

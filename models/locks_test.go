@@ -5,6 +5,7 @@ import (
 	"math/rand"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"testing/quick"
 
@@ -24,7 +25,7 @@ type lockCase struct {
 	Inside  sim.Time // compute in the critical section
 }
 
-var lockNames = []string{"ticket", "qspinlock", "mcs", "test-and-set", "test-and-test-and-set", "mutex"}
+var lockNames = []string{"ticket", "qspinlock", "qspinlock-cmpxchg-claim", "mcs", "test-and-set", "test-and-test-and-set", "mutex"}
 
 func (lockCase) Generate(r *rand.Rand, _ int) reflect.Value {
 	return reflect.ValueOf(lockCase{
@@ -46,11 +47,13 @@ func lockSteps(t testing.TB, w *models.World, name string) (lock, unlock cpu.Ste
 		}
 		return &models.MutexLockStep{M: m}, &models.MutexUnlockStep{M: m}
 	}
-	kind, ok := models.ParseLockKind(name)
+	base, cmpxchgClaim := strings.CutSuffix(name, "-cmpxchg-claim")
+	kind, ok := models.ParseLockKind(base)
 	if !ok {
 		t.Fatalf("no lock kind %q", name)
 	}
 	l := newSpinlock(t, w, kind)
+	l.CmpxchgClaim = cmpxchgClaim
 	return &models.LockStep{L: l}, &models.UnlockStep{L: l}
 }
 
@@ -414,5 +417,45 @@ func TestQspinlockQueueWordTransfers(t *testing.T) {
 	}
 	if per < 2.9 || per > 4 {
 		t.Errorf("%.2f lock-word transfers per acquisition, want 3 (arrival, head's read, set_locked) and at most 4", per)
+	}
+}
+
+// The queue head's claim before Linux 4.2, a cmpxchg loop, against the store
+// that replaced it. With 3 CPUs on the lock (a holder, a pending waiter, a
+// queue of one) the head is always the last queued and both cmpxchg the
+// tail away: the runs are the same to the picosecond. With 8 the queue is
+// long: the head's cmpxchg now waits for the word's line before the head
+// hands on, where the store went on at once, so the lock can only be
+// slower; and CPUs queueing between the head's read and its cmpxchg make
+// some cmpxchgs fail.
+func TestQspinlockCmpxchgClaim(t *testing.T) {
+	run := func(cores int, cmpxchg bool) (*models.Result, *models.Spinlock) {
+		// Without jitter the arrivals fall into a rhythm that keeps
+		// them out of the head's window.
+		p := testProfile(cpu.UniformJitter)
+		p.CV = cpu.DefaultCV
+		p.Snoop = cpu.DefaultSnoop
+		w := newWorld(t, p, 1, models.DefaultKernel())
+		l := newSpinlock(t, w, models.Qspinlock)
+		l.CmpxchgClaim = cmpxchg
+		prog := &cpu.Program{Name: "loop", Steps: []cpu.Step{
+			compute(w, "loop", 200*sim.Nanosecond), &models.LockStep{L: l}, &models.UnlockStep{L: l},
+		}}
+		return flood(t, w, prog, cores, 10*sim.Microsecond, 200*sim.Microsecond), l
+	}
+	store, _ := run(3, false)
+	cmpxchg, l := run(3, true)
+	if store.PPS != cmpxchg.PPS || l.Stats.Retries != 0 {
+		t.Errorf("3 CPUs: %.6g locks/s with the store claim, %.6g with cmpxchg (%d retries); want the same run", store.PPS, cmpxchg.PPS, l.Stats.Retries)
+	}
+	store, _ = run(8, false)
+	cmpxchg, l = run(8, true)
+	acq := float64(l.Stats.Acquisitions)
+	t.Logf("8 CPUs: %.3g Mlocks/s with the store claim, %.3g with cmpxchg; %.2f retries per acquisition", store.PPS/1e6, cmpxchg.PPS/1e6, float64(l.Stats.Retries)/acq)
+	if cmpxchg.PPS > store.PPS {
+		t.Errorf("8 CPUs: the cmpxchg claim gives %.4g locks/s, more than the store's %.4g", cmpxchg.PPS, store.PPS)
+	}
+	if l.Stats.Retries == 0 || float64(l.Stats.Retries) > acq {
+		t.Errorf("8 CPUs: %d failed claims in %.0f acquisitions; want some, and fewer than one each", l.Stats.Retries, acq)
 	}
 }

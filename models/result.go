@@ -71,6 +71,7 @@ type LockResult struct {
 	Kind         string `json:"kind"`
 	Acquisitions uint64 `json:"acquisitions"`
 	Contended    uint64 `json:"contended"`
+	Retries      uint64 `json:"retries,omitempty"` // failed atomics that went round again
 }
 
 // RCUResult summarises grace periods and deferred frees.
@@ -267,7 +268,7 @@ func (w *World) lineResults(n uint64) []LineResult {
 func lockResult(l locker) LockResult {
 	switch l := l.(type) {
 	case *Spinlock:
-		return LockResult{Name: l.Name, Kind: l.Kind.String(), Acquisitions: l.Stats.Acquisitions, Contended: l.Stats.Contended}
+		return LockResult{Name: l.Name, Kind: l.Kind.String(), Acquisitions: l.Stats.Acquisitions, Contended: l.Stats.Contended, Retries: l.Stats.Retries}
 	case *RWLock:
 		return LockResult{Name: l.Name, Kind: "rwlock", Acquisitions: l.Stats.Acquisitions, Contended: l.Stats.Contended}
 	case *Mutex:

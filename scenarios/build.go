@@ -344,6 +344,9 @@ func (b *builder) declare() error {
 			if err == nil && l.Backoff != "" {
 				b.spin[l.Name].Backoff = b.time(l.Backoff)
 			}
+			if err == nil {
+				b.spin[l.Name].CmpxchgClaim = l.Claim == "cmpxchg"
+			}
 		}
 		if err != nil {
 			return err

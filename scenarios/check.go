@@ -201,7 +201,7 @@ func (c *checker) percpuCounter(l lineRaw, lines []lineRaw) {
 
 func (c *checker) lock(i int, l lockRaw, names map[string]string, lines []lineRaw) Lock {
 	a := []string{"[[lock]]"}
-	lk := Lock{Name: l.Name, Kind: l.Kind, Line: l.Line, Backoff: l.Backoff, Acquire: l.Acquire, Release: l.Release}
+	lk := Lock{Name: l.Name, Kind: l.Kind, Line: l.Line, Backoff: l.Backoff, Claim: l.Claim, Acquire: l.Acquire, Release: l.Release}
 	if l.Name == "" {
 		c.fail(fmt.Sprintf("lock[%d].name", i), a, "missing; every lock needs a name")
 		return lk
@@ -231,6 +231,15 @@ func (c *checker) lock(i int, l lockRaw, names map[string]string, lines []lineRa
 			c.fail("lock.backoff", at, "only a ticket lock backs off in proportion to the tickets ahead; drop backoff or use kind = \"ticket\"")
 		}
 		c.dur("lock.backoff", at, l.Backoff, true, MaxStepTime)
+	}
+	if l.Claim != "" {
+		at := append(a, quote(l.Name), keyNeedle("claim"))
+		switch {
+		case lk.spin != models.Qspinlock || lk.class != spinlockClass:
+			c.fail("lock.claim", at, "only a qspinlock's queue head claims the lock; drop claim or use kind = \"qspinlock\"")
+		case l.Claim != "store" && l.Claim != "cmpxchg":
+			c.fail("lock.claim", at, "%q; use \"store\" (set_locked, Linux 4.2 on) or \"cmpxchg\" (before commit 2c83e8e9492d)", l.Claim)
+		}
 	}
 	names[l.Name] = kind
 	return lk

@@ -184,7 +184,7 @@ func parseLockKind(k string) (lockClass, models.LockKind) {
 // Lock is a checked [[lock]]: its fields as written (tools write them back),
 // and its kind parsed.
 type Lock struct {
-	Name, Kind, Line, Backoff, Acquire, Release string
+	Name, Kind, Line, Backoff, Claim, Acquire, Release string
 
 	class lockClass
 	spin  models.LockKind // the implementation of a spinlock

@@ -8,8 +8,9 @@ import (
 	"contend/scenarios"
 )
 
-// A lock's word can live on a line of its own data, and a ticket lock can
-// back off; what cannot be meant is refused at the line that says it.
+// A lock's word can live on a line of its own data, a ticket lock can back
+// off and a qspinlock's head claim the lock as a given kernel did; what
+// cannot be meant is refused at the line that says it.
 func TestLockLineAndBackoffErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name, new, field, fix string
@@ -18,6 +19,8 @@ func TestLockLineAndBackoffErrors(t *testing.T) {
 		{"line on an rwlock", "kind = \"rwlock\"\nline = \"stats\"", "lock.line", "only spinlocks"},
 		{"backoff on qspinlock", "kind = \"qspinlock\"\nbackoff = \"20ns\"", "lock.backoff", "only a ticket lock backs off"},
 		{"backoff not a duration", "kind = \"ticket\"\nbackoff = \"fast\"", "lock.backoff", "duration"},
+		{"claim on mcs", "kind = \"mcs\"\nclaim = \"cmpxchg\"", "lock.claim", "only a qspinlock's queue head claims"},
+		{"claim misspelt", "kind = \"qspinlock\"\nclaim = \"cas\"", "lock.claim", "use \"store\""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			src := edit(t, good, "name = \"qlock\"\nkind = \"ticket\"", "name = \"qlock\"\n"+tc.new)

@@ -85,6 +85,7 @@ type lockRaw struct {
 	Kind    string `toml:"kind"`    // ticket, qspinlock, mcs, tas, ttas, rwlock, mutex
 	Line    string `toml:"line"`    // a spinlock's word lives on this line, beside its data
 	Backoff string `toml:"backoff"` // a ticket lock's wait per ticket ahead before reading again
+	Claim   string `toml:"claim"`   // qspinlock: how the queue head takes the lock, "store" or "cmpxchg"
 	Acquire string `toml:"acquire_label"`
 	Release string `toml:"release_label"`
 	Note    string `toml:"note"`

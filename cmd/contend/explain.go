@@ -179,6 +179,10 @@ func writeLockWhy(buf *bytes.Buffer, prof cpu.Profile, res *models.Result, unit 
 		per := float64(l.Acquisitions) / float64(res.Packets)
 		line := lines[l.Name]
 		fmt.Fprintf(buf, "\nwhy: %s (%s) is taken %.2f times per %s; %d of %d acquisitions waited for a holder.\n", l.Name, l.Kind, per, unit, l.Contended, l.Acquisitions)
+		if l.Retries > 0 {
+			fmt.Fprintf(buf, "  The queue head's cmpxchg of the word failed %.2f times per acquisition (a CPU queued between\n", float64(l.Retries)/float64(l.Acquisitions))
+			fmt.Fprintf(buf, "  its read and the cmpxchg) and went round again; claim = \"store\" (Linux 4.2 on) takes it with a store.\n")
+		}
 		if line.TransfersPerPacket > 0.1 {
 			fmt.Fprintf(buf, "  Its line moves between CPUs %.2f times per %s and waits %.1f ns per %s in the queue\n", line.TransfersPerPacket, unit, line.QueueNsPerPacket, unit)
 			fmt.Fprintf(buf, "  of CPUs asking for it: the cost is coherence traffic on the lock word, which grows with the\n")
