@@ -905,6 +905,9 @@ func (c *checker) series(i int, sr *seriesRaw, variants map[string]bool) {
 			c.fail("series.variants", append(a, quote(v)), "%q is not a variant of this scenario; use one of its [[variant]] names", v)
 		}
 	}
+	if s.Base = sr.Base; s.Base != "" && (!variants[s.Base] || len(s.Variants) > 0 && !slices.Contains(s.Variants, s.Base)) {
+		c.fail("series.base", append(a, keyNeedle("base")), "%q is not a variant of this series; name the variant the others change (the before)", s.Base)
+	}
 	for _, name := range sortedKeys(sr.Params) {
 		if _, ok := c.s.Params[name]; !ok {
 			c.fail("series.params."+name, append(a, keyNeedle(name)), "%q is not a param of this scenario; define it under [params] first", name)

@@ -187,6 +187,8 @@ var badCases = []badCase{
 		line: 63, field: "series.reference.role", fix: `mark it "validate" or free another parameter`},
 	{name: "unknown profile in a series", old: `profile = "box"`, new: `profile = "bx"`,
 		line: 48, field: "series.profile", fix: "define [profile.bx]"},
+	{name: "series base not a variant", old: "free = [\"params.work\"]", new: "free = [\"params.work\"]\nbase = \"lockd\"",
+		line: 50, field: "series.base", fix: "name the variant the others change"},
 	{name: "bad kernel hz", old: "\n[params]", new: "\n[kernel]\nhz = 5\n\n[params]",
 		line: 17, field: "kernel.hz", fix: "CONFIG_HZ"},
 	{name: "negative force-quiescent-state delay", old: "\n[params]", new: "\n[kernel]\nhz = 250\njiffies_till_next_fqs = -1\n\n[params]",

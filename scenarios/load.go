@@ -116,6 +116,9 @@ type Series struct {
 	Points      []float64
 	Refs        []Reference
 	Placement   *cpu.Placement // nil: the workload's
+	// Base is the variant the series' others are changes of (a commit's
+	// before); validate reports each change as measured and predicted.
+	Base string
 }
 
 // Reference is a published or measured point.

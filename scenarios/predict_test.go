@@ -135,3 +135,30 @@ func TestQspinlockAcrossNodesCostsMore(t *testing.T) {
 		}
 	}
 }
+
+// Changes pairs each variant's row with its series' base row at the same
+// point and metric, and gives both changes in percent of the base; rows of
+// other series, other points and the base itself make none.
+func TestChanges(t *testing.T) {
+	se := &scenarios.Series{Name: "s", Base: "before"}
+	row := func(series, variant string, x, measured, predicted float64) scenarios.Row {
+		return scenarios.Row{Series: series, Variant: variant, Axis: "cores", X: x, Metric: "throughput", Measured: measured, Predicted: predicted}
+	}
+	rows := []scenarios.Row{
+		row("s", "before", 2, 100, 80),
+		row("s", "after", 2, 125, 60),
+		row("s", "after", 4, 300, 300),  // no base at 4 cores
+		row("t", "after", 2, 1000, 1000), // another series
+	}
+	got := scenarios.Changes(se, rows)
+	if len(got) != 1 {
+		t.Fatalf("%d changes, want 1: %+v", len(got), got)
+	}
+	c := got[0]
+	if c.Variant != "after" || c.Base != "before" || c.X != 2 || math.Abs(c.MeasuredPct-25) > 1e-9 || math.Abs(c.PredictedPct+25) > 1e-9 {
+		t.Errorf("change %+v, want after against before at 2 cores: measured +25%%, predicted -25%%", c)
+	}
+	if n := len(scenarios.Changes(&scenarios.Series{Name: "s"}, rows)); n != 0 {
+		t.Errorf("a series without a base gave %d changes", n)
+	}
+}

@@ -165,6 +165,7 @@ type seriesRaw struct {
 	Axis        string         `toml:"axis"`
 	Points      []float64      `toml:"points"`
 	Placement   string         `toml:"placement"` // where this machine ran the threads, if not the workload's
+	Base        string         `toml:"base"`      // the variant the others change: validate shows each change against it
 	Reference   []referenceRaw `toml:"reference"`
 }
 

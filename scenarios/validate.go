@@ -166,3 +166,48 @@ func (s *Scenario) Predict(se *Series, seed int64, over map[string]float64, run 
 	}
 	return rows, nil
 }
+
+// Change is what one variant changes against its series' base at one point
+// of one metric: the change measured (the two references) and predicted
+// (the two predictions), in percent of the base.
+type Change struct {
+	Scenario     string  `json:"scenario"`
+	Series       string  `json:"series"`
+	Variant      string  `json:"variant"`
+	Base         string  `json:"base"`
+	Axis         string  `json:"axis"`
+	X            float64 `json:"x"`
+	Metric       string  `json:"metric"`
+	MeasuredPct  float64 `json:"measured_pct"`
+	PredictedPct float64 `json:"predicted_pct"`
+}
+
+// Changes pairs each row of series se that is not its base with the base's
+// row at the same point and metric. Rows of other series are ignored; a
+// series without a base has none.
+func Changes(se *Series, rows []Row) []Change {
+	if se.Base == "" {
+		return nil
+	}
+	type key struct {
+		axis, metric string
+		x            float64
+	}
+	base := map[key]Row{}
+	for _, r := range rows {
+		if r.Series == se.Name && r.Variant == se.Base {
+			base[key{r.Axis, r.Metric, r.X}] = r
+		}
+	}
+	var out []Change
+	for _, r := range rows {
+		b, ok := base[key{r.Axis, r.Metric, r.X}]
+		if r.Series != se.Name || r.Variant == se.Base || !ok || b.Measured == 0 || b.Predicted == 0 {
+			continue
+		}
+		out = append(out, Change{Scenario: r.Scenario, Series: r.Series, Variant: r.Variant, Base: se.Base,
+			Axis: r.Axis, X: r.X, Metric: r.Metric,
+			MeasuredPct: 100 * (r.Measured/b.Measured - 1), PredictedPct: 100 * (r.Predicted/b.Predicted - 1)})
+	}
+	return out
+}

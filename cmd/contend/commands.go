@@ -324,13 +324,18 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("validate", &o, stderr, "text", "csv", "json")
 	profileFlag(fs, &o)
 	samples := samplesFlag(fs, "each figure", ", and whether the measured figure is inside")
+	onlyChanges := fs.Bool("changes", false, "print only what each variant changes against its series' base (the before), measured and predicted")
 	if err := parse(fs, &o, args); err != nil {
 		return err
 	}
 	if err := checkSamples(*samples); err != nil {
 		return err
 	}
+	if *onlyChanges && *samples > 0 {
+		return fmt.Errorf("--changes with --uncertainty: the changes have no intervals; drop one of them")
+	}
 	var ivs []interval
+	var changes []scenarios.Change
 	names := fs.Args()
 	if len(names) == 0 {
 		names = scenarios.BuiltinNames()
@@ -353,6 +358,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 				return err
 			}
 			rows = append(rows, r...)
+			changes = append(changes, scenarios.Changes(se, r)...)
 			infos = append(infos, seriesInfo{s.Name, se})
 			if *samples > 0 {
 				iv, err := intervals(s, se, seedOf(&o, s), *samples, runner(s, o.jobs, prog))
@@ -364,6 +370,12 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	var buf bytes.Buffer
+	if *onlyChanges {
+		if err := writeChanges(&buf, o.format, changes); err != nil {
+			return err
+		}
+		return emit(&o, stdout, &buf)
+	}
 	switch o.format {
 	case "json":
 		if rows == nil {
@@ -384,8 +396,40 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 		}
 		buf.WriteString("\n")
 		writeRows(&buf, rows, ivs)
+		if len(changes) > 0 {
+			buf.WriteString("\n")
+			writeChanges(&buf, "text", changes)
+		}
 	}
 	return emit(&o, stdout, &buf)
+}
+
+// writeChanges writes what each variant changes against its series' base:
+// the change measured, the change predicted, and the difference in points.
+func writeChanges(buf *bytes.Buffer, format string, changes []scenarios.Change) error {
+	switch format {
+	case "json":
+		if changes == nil {
+			changes = []scenarios.Change{}
+		}
+		return writeJSON(buf, changes)
+	case "csv":
+		w := csv.NewWriter(buf)
+		w.Write([]string{"scenario", "series", "variant", "base", "axis", "x", "metric", "measured_pct", "predicted_pct"})
+		f2 := func(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
+		for _, c := range changes {
+			w.Write([]string{c.Scenario, c.Series, c.Variant, c.Base, c.Axis, num(c.X), c.Metric, f2(c.MeasuredPct), f2(c.PredictedPct)})
+		}
+		w.Flush()
+		return nil
+	}
+	tw := tabwriter.NewWriter(buf, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "CHANGE\tAGAINST\tSERIES\tAXIS\tX\tMETRIC\tMEASURED\tPREDICTED\tMISSED BY")
+	for _, c := range changes {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s%%\t%s%%\t%s points\n", c.Variant, c.Base, c.Series, c.Axis, num(c.X), c.Metric,
+			signed(c.MeasuredPct, 1), signed(c.PredictedPct, 1), signed(c.PredictedPct-c.MeasuredPct, 1))
+	}
+	return tw.Flush()
 }
 
 // writeRowsCSV writes reference points and predictions with validate's columns.

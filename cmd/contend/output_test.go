@@ -19,6 +19,46 @@ import (
 
 const validateHeader = "scenario,variant,axis,x,metric,unit,measured,predicted,error_pct,role"
 
+// validate --changes gives, in every format, each variant's change against
+// its series' base: in CSV the same changes the JSON has, each following
+// from the two rows of validate's own CSV.
+func TestValidateChanges(t *testing.T) {
+	var js []scenarios.Change
+	if err := json.Unmarshal([]byte(mustRun(t, "validate", "qspinlock", "--changes", "--format", "json")), &js); err != nil {
+		t.Fatal(err)
+	}
+	out := mustRun(t, "validate", "qspinlock", "--changes", "--format", "csv")
+	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(recs[0], ",") != "scenario,series,variant,base,axis,x,metric,measured_pct,predicted_pct" || len(recs)-1 != len(js) || len(js) != 8 {
+		t.Fatalf("header %v and %d rows, %d in JSON; want the changes header and 8 rows (6 tasks counts on one node, 2 across)", recs[0], len(recs)-1, len(js))
+	}
+	rows, err := csv.NewReader(strings.NewReader(mustRun(t, "validate", "qspinlock", "--format", "csv"))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	value := map[string][2]float64{} // measured, predicted by scenario (the published case)|variant|x
+	for _, r := range rows[1:] {
+		m, _ := strconv.ParseFloat(r[6], 64)
+		p, _ := strconv.ParseFloat(r[7], 64)
+		value[r[0]+"|"+r[1]+"|"+r[3]] = [2]float64{m, p}
+	}
+	for i, c := range js {
+		if c.Base != "qspinlock-before" || c.Variant != "qspinlock" {
+			t.Errorf("change %d: %s against %s, want qspinlock against qspinlock-before", i, c.Variant, c.Base)
+		}
+		a, b := value[c.Scenario+"|qspinlock|"+num(c.X)], value[c.Scenario+"|qspinlock-before|"+num(c.X)]
+		if math.Abs(c.MeasuredPct-100*(a[0]/b[0]-1)) > 1e-6 || math.Abs(c.PredictedPct-100*(a[1]/b[1]-1)) > 0.01 {
+			t.Errorf("change at %v tasks: %+.3f%% measured, %+.3f%% predicted; the rows give %+.3f%% and %+.3f%%", c.X, c.MeasuredPct, c.PredictedPct, 100*(a[0]/b[0]-1), 100*(a[1]/b[1]-1))
+		}
+	}
+	if _, errOut, code := contend(t, "validate", "qspinlock", "--changes", "--uncertainty", "4"); code == 0 || !strings.Contains(errOut, "drop one of them") {
+		t.Errorf("--changes with --uncertainty: exit %d, %q; want an error saying to drop one", code, errOut)
+	}
+}
+
 // Each CSV row is a reference point of a built-in, in file order, with the
 // measured value as written and an error that follows from the two values.
 func TestValidateCSV(t *testing.T) {
