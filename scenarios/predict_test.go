@@ -147,7 +147,7 @@ func TestChanges(t *testing.T) {
 	rows := []scenarios.Row{
 		row("s", "before", 2, 100, 80),
 		row("s", "after", 2, 125, 60),
-		row("s", "after", 4, 300, 300),  // no base at 4 cores
+		row("s", "after", 4, 300, 300),   // no base at 4 cores
 		row("t", "after", 2, 1000, 1000), // another series
 	}
 	got := scenarios.Changes(se, rows)
