@@ -174,3 +174,101 @@ func (s *Scenario) Fit(se *Series, seed int64, run Runner) (map[string]float64, 
 	rows, err := s.Predict(se, seed, best, run)
 	return best, rows, err
 }
+
+// Other is a value of a free parameter, besides the fitted one, where the
+// calibrate points' mean error changes sign: a second fit when the error
+// there is near zero (Root), else a jump of the model's response from one
+// regime to another (From and To are the errors on either side).
+type Other struct {
+	Value    float64
+	Root     bool
+	From, To float64 // mean error in percent just below and just above Value
+}
+
+// OtherFits looks, for a series with one free parameter, for values other
+// than best where the mean error of the calibrate points changes sign
+// between two of n values spread evenly (in logarithm) from a hundredth to a
+// hundred times best, within the parameter's bounds, and bisects to it. A window narrower than the grid's step can
+// slip through it: the more points, the surer. A model whose response has regimes
+// (a lock that the loop around it saturates or not) can meet a measurement
+// twice, or jump across it, and the fit finds whichever solution is nearest
+// where it started; the measurement's other figures, or what the benchmark
+// does, say which is meant. A series with more or fewer than one free
+// parameter has none.
+func (s *Scenario) OtherFits(se *Series, seed int64, best map[string]float64, n int, run Runner) ([]Other, error) {
+	if len(se.Free) != 1 || n < 2 {
+		return nil, nil
+	}
+	free := se.Free[0]
+	cal := *se
+	cal.Refs = nil
+	for _, r := range se.Refs {
+		if r.Role == "calibrate" {
+			cal.Refs = append(cal.Refs, r)
+		}
+	}
+	if len(cal.Refs) == 0 {
+		return nil, nil
+	}
+	errAt := func(v float64) (float64, error) {
+		rows, err := s.Predict(&cal, seed, map[string]float64{free: v}, run)
+		if err != nil {
+			return 0, err
+		}
+		var sum float64
+		for _, r := range rows {
+			sum += r.ErrorPct
+		}
+		return sum / float64(len(rows)), nil
+	}
+	lo, hi := s.Bounds(se, free)
+	lo, hi = max(lo, 1e-3, best[free]/scanSpan), min(hi, best[free]*scanSpan)
+	var out []Other
+	prevV, prevE, prevOK := 0.0, 0.0, false
+	var lastErr error
+	ran := 0
+	for i := range n {
+		v := lo * math.Pow(hi/lo, float64(i)/float64(n-1))
+		e, err := errAt(v)
+		if err != nil {
+			// A value the model cannot run (a run that never ends, a
+			// zero duration) tells nothing: the scan goes on past it.
+			prevOK, lastErr = false, err
+			continue
+		}
+		ran++
+		if prevOK && (prevE < 0) != (e < 0) {
+			a, b, ea, eb := prevV, v, prevE, e
+			for range 14 {
+				m := math.Sqrt(a * b)
+				em, err := errAt(m)
+				if err != nil {
+					break
+				}
+				if (em < 0) == (ea < 0) {
+					a, ea = m, em
+				} else {
+					b, eb = m, em
+				}
+			}
+			o := Other{Value: math.Sqrt(a * b), Root: min(math.Abs(ea), math.Abs(eb)) < rootPct, From: ea, To: eb}
+			if math.Abs(o.Value/best[free]-1) > 0.05 {
+				out = append(out, o)
+			}
+		}
+		prevV, prevE, prevOK = v, e, true
+	}
+	if ran == 0 {
+		return nil, fmt.Errorf("series %s: no value of %s from %.4g to %.4g could be simulated: %w", se.Name, free, lo, hi, lastErr)
+	}
+	return out, nil
+}
+
+const (
+	// rootPct is how near zero, in percent, the error must come for a
+	// change of sign to be a second fit rather than a jump.
+	rootPct = 1.0
+	// scanSpan is how far, as a factor either way of the fitted value and
+	// within the parameter's bounds, OtherFits looks.
+	scanSpan = 100
+)

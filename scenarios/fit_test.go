@@ -103,3 +103,46 @@ func TestWriteFitted(t *testing.T) {
 		t.Errorf("no residual comment on the fitted atomic:\n%s", out)
 	}
 }
+
+// A lock that the loop around it saturates or not meets one measured cost
+// twice: with qspinlock's 3-task point as the only calibrate point and the
+// loop free, a loop of about 243 ns (the lock just saturated) and one of
+// about 392 ns (3 tasks rarely meet) both give 449.6 ns. Whichever the fit
+// finds, OtherFits names the other as a second fit.
+func TestOtherFitsFindsBothRegimes(t *testing.T) {
+	s, err := scenarios.LoadBuiltin("qspinlock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	se := *s.Series[0]
+	se.Free = []string{"params.loop"}
+	se.Refs = []scenarios.Reference{se.Refs[0]}
+	se.Refs[0].Role = "calibrate"
+	if se.Refs[0].X != 3 || se.Refs[0].Value != 449.6 {
+		t.Fatalf("the first reference is %+v; want 3 tasks at 449.6 ns", se.Refs[0])
+	}
+	best, _, err := s.Fit(&se, s.Run.Seed, s.Serial)
+	if err != nil {
+		t.Fatal(err)
+	}
+	others, err := s.OtherFits(&se, s.Run.Seed, best, 129, s.Serial)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := []float64{best["params.loop"]}
+	for _, o := range others {
+		if !o.Root {
+			t.Errorf("loop %.4g: a jump from %+.1f%% to %+.1f%%, want a second fit", o.Value, o.From, o.To)
+		}
+		found = append(found, o.Value)
+	}
+	for _, want := range []float64{243.4, 391.7} {
+		near := false
+		for _, v := range found {
+			near = near || math.Abs(v/want-1) < 0.03
+		}
+		if !near {
+			t.Errorf("fits at %v ns; want one within 3%% of %v", found, want)
+		}
+	}
+}

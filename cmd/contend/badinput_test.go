@@ -316,6 +316,18 @@ func TestRunBound(t *testing.T) {
 	}
 }
 
+// fit refuses a scan that could find nothing, and says so when no series
+// has anything to fit rather than stopping at the first that has not.
+func TestFitBadInput(t *testing.T) {
+	for _, c := range []class{
+		{name: "bad --scan", args: []string{"fit", "ingress", "--scan", "1"}, want: []string{"--scan 1: give 2 to 10000 values"}},
+		{name: "nothing free", args: []string{"fit", "qspinlock"}, want: []string{"no series of qspinlock has both free parameters and calibrate points"}},
+	} {
+		c.code = 1
+		t.Run(c.name, c.run)
+	}
+}
+
 // Size: a scenario of megabytes took gigabytes to load.
 func TestFileSizeBound(t *testing.T) {
 	big := base + "# padding\n" + strings.Repeat("# "+strings.Repeat("x", 98)+"\n", 11000)

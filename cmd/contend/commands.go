@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -511,11 +512,15 @@ func cmdFit(args []string, stdout, stderr io.Writer) error {
 	profileFlag(fs, &o)
 	seriesName := fs.String("series", "", "only this series")
 	write := fs.String("write", "", "write a copy of the scenario with the fitted values to `FILE` (never the input)")
+	scan := fs.Int("scan", 0, "with one free parameter, also try `N` values over its bounds and warn of other values that meet the calibrate points, or where the model jumps across them (0: do not)")
 	if err := parse(fs, &o, args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
 		return fmt.Errorf("name one scenario: contend fit ingress [--series ingress-bare]")
+	}
+	if *scan < 0 || *scan == 1 || *scan > 10000 {
+		return fmt.Errorf("--scan %d: give 2 to 10000 values to try (100 or more to find a narrow window), or 0 for none", *scan)
 	}
 	s, err := load(fs.Arg(0), &o)
 	if err != nil {
@@ -534,6 +539,10 @@ func cmdFit(args []string, stdout, stderr io.Writer) error {
 		if *seriesName != "" && se.Name != *seriesName {
 			continue
 		}
+		if *seriesName == "" && (len(se.Free) == 0 || !slices.ContainsFunc(se.Refs, func(r scenarios.Reference) bool { return r.Role == "calibrate" })) {
+			fmt.Fprintf(&buf, "series %s: nothing to fit (no free parameters or no calibrate points): every point is a prediction\n", se.Name)
+			continue
+		}
 		fitted++
 		best, rows, err := s.Fit(se, seedOf(&o, s), runner(s, o.jobs, prog))
 		if err != nil {
@@ -546,11 +555,25 @@ func cmdFit(args []string, stdout, stderr io.Writer) error {
 		for _, r := range rows {
 			fmt.Fprintf(&buf, "  %-9s %-16s %s=%s %-32s measured %s predicted %s (%s%%)\n", r.Role, r.Variant, r.Axis, num(r.X), r.Metric, fixed(r.Measured), fixed(r.Predicted), signed(r.ErrorPct, 1))
 		}
+		others, err := s.OtherFits(se, seedOf(&o, s), best, *scan, runner(s, o.jobs, prog))
+		if err != nil {
+			return err
+		}
+		for _, x := range others {
+			if x.Root {
+				fmt.Fprintf(&buf, "  warning: %s = %.4g meets the calibrate points too: the model has more than one regime here; the other figures, or what the benchmark does, say which value is meant\n", se.Free[0], x.Value)
+			} else {
+				fmt.Fprintf(&buf, "  warning: at %s = %.4g the model jumps from %s%% to %s%% on the calibrate points: a border between regimes; check which side the measurement is on (the other figures, or what the benchmark does)\n", se.Free[0], x.Value, signed(x.From, 1), signed(x.To, 1))
+			}
+		}
 		if src != nil {
 			if src, err = s.WriteFitted(src, se, best, rows); err != nil {
 				return err
 			}
 		}
+	}
+	if fitted == 0 && *seriesName == "" && len(s.Series) > 0 {
+		return fmt.Errorf("nothing to fit: no series of %s has both free parameters and calibrate points", s.Name)
 	}
 	if fitted == 0 {
 		return fmt.Errorf("nothing to fit: %s has no [[series]]%s; a series names the free parameters and calibrate points", s.Name, seriesNamed(*seriesName))
