@@ -354,3 +354,25 @@ func (c *Calibration) Drift() (float64, bool) {
 	}
 	return later/first - 1, true
 }
+
+// MaxIQR is the widest spread, IQR over median, that a figure the profile
+// is fitted to may have before the check calls it unsteady: on a quiet host
+// these loops give 1-6%, and the ping-pong of a guest whose vCPUs moved
+// while it was measured gave 76% (samples from both placements).
+const MaxIQR = 0.25
+
+// Unsteady returns the figures the profile is fitted to (the calibrate
+// points) whose samples spread wider than MaxIQR: the machine was not one
+// machine while they were measured, and the values fitted to them describe
+// neither state.
+func (c *Calibration) Unsteady() []Figure {
+	pair, field, _ := simulatedPair(c.Figures, c.topo)
+	var out []Figure
+	for _, i := range refFigures(c.Figures, c.topo) {
+		f := c.Figures[i]
+		if r, _ := refOf(f, pair, field); r.free != "" && f.Stat.IQRPct() > 100*MaxIQR {
+			out = append(out, f)
+		}
+	}
+	return out
+}

@@ -382,3 +382,32 @@ func TestCheckFollowsDrift(t *testing.T) {
 		t.Errorf("mcs x2 changed (%.4g, %s), though its ping-pong did not", a.Predicted, a.Source)
 	}
 }
+
+// Unsteady names a calibrate figure whose samples spread wider than MaxIQR
+// (a ping-pong measured half in one placement of the vCPUs and half in the
+// other), and no figure of a steady run; a contended loop's spread is the
+// check's business, not the profile's.
+func TestUnsteadyCalibrateFigures(t *testing.T) {
+	topo, _ := ReadTopology(sysfs(1, 2, 1))
+	m := newFake(topo)
+	m.outliers = 0 // a quiet host: 1% noise
+	figs := fakeFigures(t, m)
+	c := &Calibration{Figures: figs, topo: topo}
+	if u := c.Unsteady(); len(u) != 0 {
+		t.Fatalf("steady run: %d unsteady figures, first %s (IQR %.1f%%)", len(u), u[0].Name, u[0].Stat.IQRPct())
+	}
+	for i := range figs {
+		switch figs[i].Name {
+		case "pingpong same_llc", "ticket x2":
+			figs[i].Stat = Summarize([]float64{120, 121, 123, 470, 475, 480, 485})
+		}
+	}
+	u := c.Unsteady()
+	if len(u) != 1 || u[0].Name != "pingpong same_llc" {
+		names := []string{}
+		for _, f := range u {
+			names = append(names, f.Name)
+		}
+		t.Errorf("unsteady: %v; want the ping-pong alone (ticket x2 is a contended loop, not fitted)", names)
+	}
+}

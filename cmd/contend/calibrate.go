@@ -72,6 +72,9 @@ func cmdCalibrate(args []string, stdout, stderr io.Writer) error {
 			for _, n := range cal.Notes {
 				fmt.Fprintf(&buf, "note: %s\n", n)
 			}
+			for _, f := range cal.Unsteady() {
+				fmt.Fprintf(&buf, "warning: %s, which the profile is fitted to, spread over %.0f%% of its median (Q1 %s ns, Q3 %s ns): the machine changed while it was measured (a guest whose vCPUs moved?), and the profile describes neither state: calibrate again\n", f.Name, f.Stat.IQRPct(), fixed(f.Stat.Q1), fixed(f.Stat.Q3))
+			}
 			if d, ok := cal.Drift(); ok && math.Abs(d) > hostbench.MaxDrift {
 				fmt.Fprintf(&buf, "warning: the ping-pong measured again after the contended loops is %+.0f%% off the first: the machine changed while it was measured (a guest whose vCPUs moved between physical cores?); the contended figures may not match one profile: calibrate again\n", 100*d)
 			}
