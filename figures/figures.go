@@ -20,7 +20,7 @@ import (
 )
 
 // Kinds are the figures Make draws, in the order the CLI lists them.
-var Kinds = []string{"scaling", "breakdown", "heatmap", "timeline", "insertion"}
+var Kinds = []string{"scaling", "breakdown", "heatmap", "timeline", "insertion", "changes"}
 
 // Formats are the output formats Render writes, named by file extension.
 var Formats = []string{"svg", "png", "pdf", "eps"}
@@ -104,6 +104,8 @@ func Make(s *scenarios.Scenario, o Options) (*Figure, error) {
 		return heatmap(s, series, o)
 	case "timeline":
 		return timeline(s, series, o)
+	case "changes":
+		return changes(s, series, o)
 	}
 	return nil, fmt.Errorf("--kind %q: use %s", o.Kind, strings.Join(Kinds, ", "))
 }

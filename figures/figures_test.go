@@ -28,14 +28,14 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 // other kind must be refused with a reason. A new scenario or kind fails
 // here until someone decides.
 var supported = map[string][]string{
-	"dst-use":           {"scaling", "breakdown", "heatmap"},
-	"flower-insert":     {"breakdown", "timeline", "insertion"},
-	"flower-under-load": {"breakdown", "timeline", "insertion"},
-	"host-microbench":   {}, // no series until contend calibrate measures one
-	"ingress":           {"scaling", "breakdown", "heatmap"},
-	"kfree-bulk":        {"breakdown", "timeline"},
-	"netdev-refcnt":     {"scaling", "breakdown", "heatmap"},
-	"qspinlock":         {"scaling", "breakdown", "heatmap"},
+	"dst-use":           {"scaling", "breakdown", "heatmap", "changes"},
+	"flower-insert":     {"breakdown", "timeline", "insertion", "changes"},
+	"flower-under-load": {"breakdown", "timeline", "insertion"}, // its references are of one variant: no change to draw
+	"host-microbench":   {},                                     // no series until contend calibrate measures one
+	"ingress":           {"scaling", "breakdown", "heatmap", "changes"},
+	"kfree-bulk":        {"breakdown", "timeline", "changes"},
+	"netdev-refcnt":     {"scaling", "breakdown", "heatmap", "changes"},
+	"qspinlock":         {"scaling", "breakdown", "heatmap", "changes"},
 }
 
 // short loads a built-in with short runs, so that the tests take seconds;
@@ -381,5 +381,35 @@ func BenchmarkRender(b *testing.B) {
 			}
 			b.ReportMetric(float64(size), "bytes/figure")
 		})
+	}
+}
+
+// The changes figure draws what validate's changes are: its table holds, in
+// order, scenarios.Changes of every series' predictions.
+func TestChangesFigureIsValidatesChanges(t *testing.T) {
+	s, err := scenarios.LoadBuiltin("qspinlock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := figures.Make(s, figures.Options{Kind: "changes"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []scenarios.Change
+	for _, se := range s.Series {
+		rows, err := s.Predict(se, s.Run.Seed, nil, s.Serial)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, scenarios.Changes(se, rows)...)
+	}
+	if len(f.Rows) != len(want) || len(want) != 8 {
+		t.Fatalf("%d rows in the figure, %d changes; want 8 of each", len(f.Rows), len(want))
+	}
+	for i, c := range want {
+		r := f.Rows[i]
+		if r[0] != c.Series || r[1] != c.Variant || r[2] != c.Base || math.Abs(float(t, r[6])-c.MeasuredPct) > 1e-3 || math.Abs(float(t, r[7])-c.PredictedPct) > 1e-3 {
+			t.Errorf("row %d %v; want %+v", i, r, c)
+		}
 	}
 }
