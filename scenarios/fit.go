@@ -120,14 +120,7 @@ func (s *Scenario) Fit(se *Series, seed int64, run Runner) (map[string]float64, 
 	if err != nil {
 		return nil, nil, err
 	}
-	cal := &Series{}
-	*cal = *se
-	cal.Refs = nil
-	for _, r := range se.Refs {
-		if r.Role == "calibrate" {
-			cal.Refs = append(cal.Refs, r)
-		}
-	}
+	cal := calibrateOnly(se)
 	if len(cal.Refs) == 0 || len(se.Free) == 0 {
 		return start, nil, fmt.Errorf("series %s: nothing to fit: it needs free parameters and calibrate points", se.Name)
 	}
@@ -175,6 +168,18 @@ func (s *Scenario) Fit(se *Series, seed int64, run Runner) (map[string]float64, 
 	return best, rows, err
 }
 
+// calibrateOnly is se with its calibrate points alone.
+func calibrateOnly(se *Series) *Series {
+	cal := *se
+	cal.Refs = nil
+	for _, r := range se.Refs {
+		if r.Role == "calibrate" {
+			cal.Refs = append(cal.Refs, r)
+		}
+	}
+	return &cal
+}
+
 // Other is a value of a free parameter, besides the fitted one, where the
 // calibrate points' mean error changes sign: a second fit when the error
 // there is near zero (Root), else a jump of the model's response from one
@@ -187,31 +192,25 @@ type Other struct {
 
 // OtherFits looks, for a series with one free parameter, for values other
 // than best where the mean error of the calibrate points changes sign
-// between two of n values spread evenly (in logarithm) from a hundredth to a
-// hundred times best, within the parameter's bounds, and bisects to it. A window narrower than the grid's step can
-// slip through it: the more points, the surer. A model whose response has regimes
-// (a lock that the loop around it saturates or not) can meet a measurement
-// twice, or jump across it, and the fit finds whichever solution is nearest
-// where it started; the measurement's other figures, or what the benchmark
-// does, say which is meant. A series with more or fewer than one free
-// parameter has none.
+// between two of n values spread evenly (in logarithm) from a hundredth to
+// a hundred times best, within the parameter's bounds, and bisects to each.
+// A window narrower than the grid's step can slip through: the more points,
+// the surer. A model whose response has regimes (a lock that the loop
+// around it saturates or not) can meet a measurement twice, or jump across
+// it, and the fit finds whichever solution is nearest where it started; the
+// measurement's other figures, or what the benchmark does, say which is
+// meant. A series with more or fewer than one free parameter has none.
 func (s *Scenario) OtherFits(se *Series, seed int64, best map[string]float64, n int, run Runner) ([]Other, error) {
 	if len(se.Free) != 1 || n < 2 {
 		return nil, nil
 	}
 	free := se.Free[0]
-	cal := *se
-	cal.Refs = nil
-	for _, r := range se.Refs {
-		if r.Role == "calibrate" {
-			cal.Refs = append(cal.Refs, r)
-		}
-	}
-	if len(cal.Refs) == 0 {
+	cal := calibrateOnly(se)
+	if len(cal.Refs) == 0 || !(best[free] > 0) {
 		return nil, nil
 	}
 	errAt := func(v float64) (float64, error) {
-		rows, err := s.Predict(&cal, seed, map[string]float64{free: v}, run)
+		rows, err := s.Predict(cal, seed, map[string]float64{free: v}, run)
 		if err != nil {
 			return 0, err
 		}
@@ -223,6 +222,9 @@ func (s *Scenario) OtherFits(se *Series, seed int64, best map[string]float64, n 
 	}
 	lo, hi := s.Bounds(se, free)
 	lo, hi = max(lo, 1e-3, best[free]/scanSpan), min(hi, best[free]*scanSpan)
+	if !(hi > lo) {
+		return nil, nil
+	}
 	var out []Other
 	prevV, prevE, prevOK := 0.0, 0.0, false
 	var lastErr error
