@@ -179,7 +179,7 @@ func shorten(s *scenarios.Scenario) (scenarios.Point, bool) {
 // this far. A model error (an unbalanced unlock, a deadlock) is an answer;
 // a panic or a hang is a bug.
 func FuzzSimulate(f *testing.F) {
-	// kind: the spinlock is kind%4, the workload kind/4 (see scenarioFrom).
+	// kind: the spinlock is kind%5, the workload kind/4 (see scenarioFrom).
 	f.Add([]byte{0, 5, 3, 6}, uint8(2), uint8(0), uint16(20), false)          // ingress-like locked path
 	f.Add([]byte{0, 9, 0, 10, 4}, uint8(4), uint8(1+4*1), uint16(40), true)   // rwlock read side, open loop, jittered
 	f.Add([]byte{0, 15, 18}, uint8(1), uint8(4*2), uint16(1000), false)       // batch: synchronize_rcu
@@ -232,7 +232,7 @@ func scenarioFrom(prog []byte, cores, kind uint8, ns uint16, jitter bool) string
 	if len(steps) == 0 {
 		steps = []string{`{ compute = "work" }`}
 	}
-	locks := []string{"ticket", "qspinlock", "mcs", "tas"}
+	locks := []string{`kind = "ticket"`, `kind = "qspinlock"`, `kind = "mcs"`, `kind = "tas"`, "kind = \"qspinlock\"\nclaim = \"cmpxchg\""}
 	workloads := []string{
 		`kind = "flood"`, `kind = "flood"` + "\nrate = 2e6\nring = 4", `kind = "batch"` + "\nbatch_ops = 5\ninitial_items = 100",
 		`kind = "batch"` + "\nbatch_ops = 3", `kind = "both"` + "\nbatch_ops = 3\nbatch_variant = \"bg\"",
@@ -281,7 +281,7 @@ batch = 3
 
 [[lock]]
 name = "spin"
-kind = %q
+%s
 
 [[lock]]
 name = "rw"
