@@ -169,10 +169,17 @@ func TestPage(t *testing.T) {
 	run("explain", chromedp.Click(`nav button[data-view=explain]`), chromedp.WaitVisible(`#perf tr td`),
 		chromedp.Click(`#perf th[data-col=spin_ns]`), shot("explain"))
 
+	// ingress-u32's base is locked: its lockless points are changes, shown
+	// in their own table.
+	var changeRows int
 	run("sweep", chromedp.Click(`nav button[data-view=sweep]`), chromedp.Click(`#sweep`),
 		chromedp.Poll(`document.getElementById('sweep-status').textContent.includes('reference points')`, nil,
 			chromedp.WithPollingTimeout(60*time.Second)),
+		chromedp.Evaluate(`document.getElementById('changes').hidden ? -1 : document.querySelectorAll('#changes tr td').length / 6`, &changeRows),
 		shot("sweep"))
+	if changeRows != 2 {
+		t.Errorf("sweep: %d rows in the changes table, want 2 (lockless against locked at 1 and 2 cores)", changeRows)
+	}
 
 	// Editor: type a stray character at the end of the same_socket line of
 	// the author's box and expect the error there.

@@ -135,6 +135,9 @@ type SweepDone struct {
 	Variants []string        `json:"variants"`
 	Values   [][]float64     `json:"values"` // [variant][x]
 	Refs     []scenarios.Row `json:"refs"`
+	// Changes pairs the refs with the series' base (scenarios.Changes);
+	// empty when the series names no base.
+	Changes []scenarios.Change `json:"changes"`
 }
 
 // Progress counts the points of a sweep done so far.

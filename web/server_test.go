@@ -272,8 +272,8 @@ func TestOrigin(t *testing.T) {
 	}
 }
 
-// TestSweep: the sweep of ingress-u32 gives the run table's figures and the
-// series' reference rows.
+// TestSweep: the sweep of ingress-u32 gives the run table's figures, the
+// series' reference rows and their changes against its base.
 func TestSweep(t *testing.T) {
 	_, ts := newTestServer(t, Options{})
 	c := dial(t, ts)
@@ -292,6 +292,10 @@ func TestSweep(t *testing.T) {
 	want, _ := scenarios.Metric(res, sd.Metric, sd.Unit)
 	if sd.Values[0][1] != want {
 		t.Fatalf("%s at %v: %v, want %v", se.Variants[0], se.Points[1], sd.Values[0][1], want)
+	}
+	// The series' base is locked: its lockless references are changes.
+	if wantC := scenarios.Changes(se, sd.Refs); len(sd.Changes) != len(wantC) || len(wantC) == 0 || sd.Changes[0] != wantC[0] {
+		t.Fatalf("changes %+v, want %+v", sd.Changes, wantC)
 	}
 }
 

@@ -213,7 +213,10 @@ function onSweep(m) {
   charts.sweep.name = `${m.scenario}-${m.series}-sweep`;
   charts.sweep.set(data, labels, dotted, color);
   fillTable($('refs'), ['variant', 'axis', 'x', 'metric', 'unit', 'measured', 'predicted', 'error_pct', 'role'], m.refs);
-  $('sweep-status').textContent = `${m.series}: ${m.refs.length} reference points`;
+  fillTable($('changes'), ['variant', 'base', 'x', 'metric', 'measured_pct', 'predicted_pct'], m.changes || []);
+  $('changes').hidden = !(m.changes && m.changes.length);
+  $('sweep-status').textContent = `${m.series}: ${m.refs.length} reference points` +
+    (m.changes && m.changes.length ? `, ${m.changes.length} changes against ${m.changes[0].base}` : '');
 }
 
 function connect() {
