@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -411,5 +412,30 @@ func TestChangesFigureIsValidatesChanges(t *testing.T) {
 		if r[0] != c.Series || r[1] != c.Variant || r[2] != c.Base || math.Abs(float(t, r[6])-c.MeasuredPct) > 1e-3 || math.Abs(float(t, r[7])-c.PredictedPct) > 1e-3 {
 			t.Errorf("row %d %v; want %+v", i, r, c)
 		}
+	}
+}
+
+// Changes over several scenarios is their changes figures' tables, one after
+// the other.
+func TestChangesOfSeveralScenarios(t *testing.T) {
+	var scens []*scenarios.Scenario
+	var want [][]string
+	for _, name := range []string{"ingress", "qspinlock"} {
+		s, err := scenarios.LoadBuiltin(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := figures.Make(s, figures.Options{Kind: "changes"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		scens, want = append(scens, s), append(want, f.Rows...)
+	}
+	f, err := figures.Changes(scens, figures.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(f.Rows, want) {
+		t.Errorf("rows %v, want %v", f.Rows, want)
 	}
 }

@@ -13,3 +13,4 @@ package notebooks
 //go:generate go run ./dstuse
 //go:generate go run ./flower
 //go:generate go run ./collapse
+//go:generate go run ./changes
