@@ -156,3 +156,13 @@ func (l *Line) ResetStats() {
 	clear(tby)
 	l.Stats = Stats{ByCore: by, TransfersBy: tby}
 }
+
+// WatchedByOthers reports whether a core other than core spins on l.
+func (l *Line) WatchedByOthers(core int) bool {
+	for _, w := range l.watchers {
+		if w.core != core {
+			return true
+		}
+	}
+	return false
+}

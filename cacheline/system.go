@@ -407,3 +407,6 @@ func (s *System) wakeLosers(l *Line, writer int, at sim.Time) {
 		x.w.LineLost(at)
 	}
 }
+
+// HoldUntil keeps l at its owner until at: later requests wait for it.
+func (s *System) HoldUntil(l *Line, at sim.Time) { l.freeAt = max(l.freeAt, at) }

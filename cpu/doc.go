@@ -7,7 +7,10 @@
 // together with the fraction of it that out-of-order execution hides behind the
 // work that follows. A store issues into the core's store buffer in a cycle
 // and the core goes on; it commits once its line is there, and an atomic or
-// a fence waits for the buffer to drain. Topology numbers logical CPUs the
+// a fence waits for the buffer to drain. An atomic asks for its line while
+// the stores before it drain, unless another core spins reading that line:
+// the spinner would take a line fetched early back before the atomic could
+// execute (see Core.access). Topology numbers logical CPUs the
 // way Linux usually does: every physical core first, then their SMT siblings.
 //
 // # Programs and accounting

@@ -117,3 +117,28 @@ func TestFenceIsALockedInstruction(t *testing.T) {
 		t.Errorf("smp_mb runs %.4g a second, an atomic on a per-cpu line %.4g", rates["smp_mb"], rates["atomic"])
 	}
 }
+
+// An atomic asks for its line while the stores before it drain: after a
+// store that misses to memory, an atomic on another cold line waits for the
+// later of the two, one memory latency, not for both in turn. (Another
+// core spinning on the atomic's line would take it back; the lock tests
+// cover that case.)
+func TestAtomicFetchesWhileStoresDrain(t *testing.T) {
+	p := testProfile()
+	m := newMachine(t, p, 1)
+	st, rmw := m.Label("store"), m.Label("atomic")
+	startAll(m, &cpu.Program{Name: "p", Steps: []cpu.Step{
+		&cpu.AccessStep{Label: st, Line: newLine(t, m, "a", false), Op: cacheline.Store},
+		&cpu.AccessStep{Label: rmw, Line: newLine(t, m, "b", false), Op: cacheline.RMW},
+		&cpu.ComputeStep{Label: m.Label("work"), D: sim.Microsecond},
+	}}, []int{0})
+	// Up to just after the atomic is issued: its wait is charged then.
+	run(t, m, 0, 2*sim.Nanosecond)
+	c := m.Cores()[0]
+	// A line comes from memory in Memory less the L1 hit a load adds on
+	// top (Profile.Latencies).
+	got, fetch := c.Time(rmw, cpu.Stall)+c.Time(rmw, cpu.Work), p.Memory-p.L1Hit
+	if got != fetch {
+		t.Errorf("the atomic waited %v after a store miss, want one fetch from memory, %v (both in turn: %v)", got, fetch, 2*fetch)
+	}
+}
