@@ -522,15 +522,9 @@ func (c *Core) access(a *account, l *cacheline.Line, op cacheline.Op, work, stal
 			// owner: then nothing need be fetched early.
 			done := c.M.lines.Access(now, c.ID, l, op, p.Atomic).Done
 			exec := max(done, c.drained)
-
 			c.M.lines.HoldUntil(l, exec+p.Atomic)
 			c.sbCount = 0
-			a.add(stall, exec-now)
-			a.add(work, p.Atomic)
-			c.shadow = sim.Time(p.AtomicOverlap * float64(p.Atomic))
-			c.missShadow, c.shadowFrom = 0, exec+p.Atomic
-			c.rmwWait = exec - now
-			return exec + p.Atomic
+			return c.executed(a, work, stall, now, exec)
 		}
 		now = c.drain(a, now, work)
 		hold = p.Atomic
@@ -544,21 +538,28 @@ func (c *Core) access(a *account, l *cacheline.Line, op cacheline.Op, work, stal
 	case cacheline.Store:
 		return c.stored(a, work, now, done)
 	case cacheline.RMW:
-		a.add(stall, done-now)
-		a.add(work, p.Atomic)
-		// The work after the atomic that does not wait for it (a share
-		// AtomicOverlap of it: no load passes a locked instruction) runs
-		// while the atomic executes; an atomic step's also while it
-		// waits for its line (AccessStep).
-		c.shadow = sim.Time(p.AtomicOverlap * float64(p.Atomic))
-		c.missShadow, c.shadowFrom = 0, done+p.Atomic
-		c.rmwWait = done - now
-		return done + p.Atomic
+		return c.executed(a, work, stall, now, done)
 	}
 	// A load, or a load for ownership (LoadOwn): the core waits for the data.
 	a.add(stall, done-now)
 	a.add(work, p.L1Hit)
 	return done + p.L1Hit
+}
+
+// executed finishes an atomic issued at now whose line is at the core, and
+// the stores before it drained, at exec: the wait is a stall, the atomic
+// work. The work after the atomic that does not wait for it (a share
+// AtomicOverlap of it: no load passes a locked instruction) runs while the
+// atomic executes; an atomic step's also while it waits for its line
+// (AccessStep).
+func (c *Core) executed(a *account, work, stall State, now, exec sim.Time) sim.Time {
+	p := &c.M.prof
+	a.add(stall, exec-now)
+	a.add(work, p.Atomic)
+	c.shadow = sim.Time(p.AtomicOverlap * float64(p.Atomic))
+	c.missShadow, c.shadowFrom = 0, exec+p.Atomic
+	c.rmwWait = exec - now
+	return exec + p.Atomic
 }
 
 // stored finishes a store issued at now whose line is at the core at done:

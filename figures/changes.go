@@ -3,9 +3,7 @@ package figures
 import (
 	"fmt"
 	"math"
-	"strconv"
 
-	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -111,7 +109,7 @@ func drawChanges(groups []changeGroup) (*Figure, error) {
 	span := math.Max(math.Log10(hi/lo), 0.2)
 	llo, lhi := math.Log10(lo)-span/8, math.Log10(hi)+span/8
 	p := newPlot("measured after/before", "predicted after/before")
-	p.X.Tick.Marker, p.Y.Tick.Marker = ratioTicks{}, ratioTicks{}
+	p.X.Tick.Marker, p.Y.Tick.Marker = decades{twoFive: true}, decades{twoFive: true}
 	// The band: a prediction within changesBand percent of the measured
 	// ratio, as wide everywhere on log axes.
 	w := math.Log10(1 + changesBand/100.0)
@@ -143,26 +141,4 @@ func drawChanges(groups []changeGroup) (*Figure, error) {
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = llo, lhi, llo, lhi
 	f.panels = append(f.panels, p)
 	return f, nil
-}
-
-// ratioTicks ticks a log10 axis of ratios: labelled at 1, 2 and 5 times a
-// power of ten, unlabelled at the other integers between them.
-type ratioTicks struct{}
-
-func (ratioTicks) Ticks(lo, hi float64) []plot.Tick {
-	var out []plot.Tick
-	for k := math.Floor(lo); k <= hi; k++ {
-		for m := 1.0; m < 10; m++ {
-			v := k + math.Log10(m)
-			if v < lo || v > hi {
-				continue
-			}
-			t := plot.Tick{Value: v}
-			if m == 1 || m == 2 || m == 5 {
-				t.Label = strconv.FormatFloat(m*math.Pow(10, k), 'g', -1, 64)
-			}
-			out = append(out, t)
-		}
-	}
-	return out
 }

@@ -108,10 +108,11 @@ func (c curve) y(v float64) float64 {
 	return math.Log10(max(v, math.SmallestNonzeroFloat64))
 }
 
-// decades ticks a log10 axis: labelled powers of ten, unlabelled 2..9.
-type decades struct{}
+// decades ticks a log10 axis: labelled powers of ten (and their doubles and
+// halves with twoFive), unlabelled 2..9.
+type decades struct{ twoFive bool }
 
-func (decades) Ticks(lo, hi float64) []plot.Tick {
+func (d decades) Ticks(lo, hi float64) []plot.Tick {
 	var out []plot.Tick
 	for k := math.Floor(lo); k <= hi; k++ {
 		for m := 1.0; m < 10; m++ {
@@ -120,8 +121,8 @@ func (decades) Ticks(lo, hi float64) []plot.Tick {
 				continue
 			}
 			t := plot.Tick{Value: v}
-			if m == 1 {
-				t.Label = strconv.FormatFloat(math.Pow(10, k), 'g', -1, 64)
+			if m == 1 || d.twoFive && (m == 2 || m == 5) {
+				t.Label = strconv.FormatFloat(m*math.Pow(10, k), 'g', -1, 64)
 			}
 			out = append(out, t)
 		}
