@@ -519,7 +519,10 @@ func (c *Core) access(a *account, l *cacheline.Line, op cacheline.Op, work, stal
 			// before the atomic executes, and the host's ping-pong with a
 			// store miss before the CAS costs more than both in series.
 			// Nor when the core has the line or is still its previous
-			// owner: then nothing need be fetched early.
+			// owner: then nothing need be fetched early. A core that asks
+			// for the line meanwhile waits until the atomic has executed;
+			// hardware could hand it over and fetch it again, which the
+			// model does not (an approximation that favours the atomic).
 			done := c.M.lines.Access(now, c.ID, l, op, p.Atomic).Done
 			exec := max(done, c.drained)
 			c.M.lines.HoldUntil(l, exec+p.Atomic)
