@@ -123,7 +123,7 @@ func (s *shared) count(job Job) uint64 {
 	switch job.Kernel {
 	case TicketLock, TASLock, MCSLock:
 		return s.protected.v
-	case SharedAdd:
+	case SharedAdd, SharedStoreAdd:
 		return s.one.v
 	}
 	return 0

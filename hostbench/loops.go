@@ -44,8 +44,9 @@ type shared struct {
 		tail uint32
 		_    [124]byte
 	}
-	nodes []mcsNode
-	cycle []uint32 // Chase: index of the next element, one per 64 bytes
+	nodes  []mcsNode
+	cycle  []uint32 // Chase: index of the next element, one per 64 bytes
+	stored *line    // SharedStoreAdd: the line every thread stores to
 }
 
 // mcsNode is one waiter's queue node on its own line. Like the kernel's, its
@@ -58,7 +59,7 @@ type mcsNode struct {
 }
 
 func newShared(threads int, job Job) *shared {
-	s := &shared{one: new(line), protected: new(line)}
+	s := &shared{one: new(line), protected: new(line), stored: new(line)}
 	for range threads {
 		s.own = append(s.own, new(line))
 		s.other = append(s.other, new(line))
@@ -132,6 +133,13 @@ func (s *shared) loop(job Job, t, iters int) {
 		s.pingPong(t, iters)
 	case SharedAdd:
 		for range iters {
+			atomic.AddUint64(&s.one.v, 1)
+			x = lcg(x, w)
+		}
+	case SharedStoreAdd:
+		q := &s.stored.v
+		for i := range iters {
+			*q = uint64(i)
 			atomic.AddUint64(&s.one.v, 1)
 			x = lcg(x, w)
 		}

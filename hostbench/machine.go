@@ -13,27 +13,28 @@ type Kernel uint8
 // unit is one step of a 64-bit linear congruential generator, a dependent
 // multiply and add.
 const (
-	Work       Kernel = iota // Work units only
-	Add                      // atomic add on the thread's own line
-	CAS                      // compare-and-swap on the thread's own line
-	Swap                     // exchange on the thread's own line
-	StoreAdd                 // plain store to one own line, then atomic add on another
-	PingPong                 // two threads take turns: wait for my parity, CAS it on
-	SharedAdd                // every thread adds to one shared line
-	FalseShare               // every thread adds to its own word of one shared line
-	Padded                   // every thread adds to a counter on its own line
-	TicketLock               // lock, Work units, unlock
-	TASLock                  // test-and-test-and-set lock, Work units, unlock
-	MCSLock                  // MCS queue lock, Work units, unlock
-	Chase                    // one dependent load through a random cycle of Bytes
-	Pause                    // one PAUSE instruction
-	Wakeup                   // wake the other thread blocked in read(2), then block
-	Readers                  // the first thread writes a line; each other loads it until it sees the write, then acknowledges on its own line
+	Work           Kernel = iota // Work units only
+	Add                          // atomic add on the thread's own line
+	CAS                          // compare-and-swap on the thread's own line
+	Swap                         // exchange on the thread's own line
+	StoreAdd                     // plain store to one own line, then atomic add on another
+	PingPong                     // two threads take turns: wait for my parity, CAS it on
+	SharedAdd                    // every thread adds to one shared line
+	FalseShare                   // every thread adds to its own word of one shared line
+	Padded                       // every thread adds to a counter on its own line
+	TicketLock                   // lock, Work units, unlock
+	TASLock                      // test-and-test-and-set lock, Work units, unlock
+	MCSLock                      // MCS queue lock, Work units, unlock
+	Chase                        // one dependent load through a random cycle of Bytes
+	Pause                        // one PAUSE instruction
+	Wakeup                       // wake the other thread blocked in read(2), then block
+	Readers                      // the first thread writes a line; each other loads it until it sees the write, then acknowledges on its own line
+	SharedStoreAdd               // every thread stores to one shared line, then adds to another
 	numKernels
 )
 
 var kernelNames = [numKernels]string{"work", "add", "cas", "swap", "store-add", "pingpong", "shared-add",
-	"false-share", "padded", "ticket", "tas", "mcs", "chase", "pause", "wakeup", "readers"}
+	"false-share", "padded", "ticket", "tas", "mcs", "chase", "pause", "wakeup", "readers", "shared-store-add"}
 
 func (k Kernel) String() string {
 	if k < numKernels {

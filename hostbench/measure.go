@@ -168,6 +168,7 @@ func Plan(t Topology, m Machine) []Figure {
 		for _, w := range []int{0, 10, 50} {
 			contended(fmt.Sprintf("shared-add%s x%d", workSuffix(w), n), Job{Kernel: SharedAdd, CPUs: cpus, Work: w})
 		}
+		contended(fmt.Sprintf("shared-store-add x%d", n), Job{Kernel: SharedStoreAdd, CPUs: cpus})
 		contended(fmt.Sprintf("false-share x%d", n), Job{Kernel: FalseShare, CPUs: cpus})
 		contended(fmt.Sprintf("padded x%d", n), Job{Kernel: Padded, CPUs: cpus})
 	}
