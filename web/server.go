@@ -193,9 +193,10 @@ func info(name string, sc *scenarios.Scenario) ScenarioInfo {
 	return in
 }
 
-func nonNil(v []float64) []float64 {
+// nonNil keeps an empty list an empty JSON array, not null.
+func nonNil[T any](v []T) []T {
 	if v == nil {
-		return []float64{}
+		return []T{}
 	}
 	return v
 }

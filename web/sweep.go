@@ -80,7 +80,7 @@ func (h *hub) sweep(r *run, sc *scenarios.Scenario, se *scenarios.Series, seed i
 	}
 	if err == nil {
 		res.Refs, err = sc.Predict(se, seed, nil, run)
-		res.Changes = nonNilChanges(scenarios.Changes(se, res.Refs))
+		res.Changes = nonNil(scenarios.Changes(se, res.Refs))
 	}
 	if err != nil {
 		if err != errStopped {
@@ -92,14 +92,6 @@ func (h *hub) sweep(r *run, sc *scenarios.Scenario, se *scenarios.Series, seed i
 }
 
 var errStopped = fmt.Errorf("stopped")
-
-// nonNilChanges keeps an empty list an empty JSON array, not null.
-func nonNilChanges(cs []scenarios.Change) []scenarios.Change {
-	if cs == nil {
-		return []scenarios.Change{}
-	}
-	return cs
-}
 
 func sweepTable(sc *scenarios.Scenario, se *scenarios.Series, xs []float64, metric, unit string, results []*models.Result) (SweepDone, error) {
 	res := SweepDone{Type: "sweep_done", Scenario: sc.Name, Series: se.Name, Axis: se.Axis, Metric: metric, Unit: unit,
