@@ -44,13 +44,7 @@ func changes(s *scenarios.Scenario, series []*scenarios.Series, o Options) (*Fig
 func Changes(scens []*scenarios.Scenario, o Options) (*Figure, error) {
 	var groups []changeGroup
 	for _, s := range scens {
-		so := o
-		if so.Seed == 0 {
-			so.Seed = s.Run.Seed
-		}
-		if so.Run == nil {
-			so.Run = s.Serial
-		}
+		so := o.defaultsOf(s)
 		for _, se := range s.Series {
 			g, err := changesOf(s, se, so)
 			if err != nil {

@@ -42,6 +42,21 @@ type Options struct {
 	Run          scenarios.Runner
 }
 
+// defaultsOf returns o with s's own values where o leaves them zero: its seed,
+// its serial runner, and a 100 ms timeline window.
+func (o Options) defaultsOf(s *scenarios.Scenario) Options {
+	if o.Seed == 0 {
+		o.Seed = s.Run.Seed
+	}
+	if o.Run == nil {
+		o.Run = s.Serial
+	}
+	if o.Window == 0 {
+		o.Window = 100 * sim.Millisecond
+	}
+	return o
+}
+
 // Figure is a drawn figure and the table behind it.
 type Figure struct {
 	Kind    string
@@ -72,15 +87,7 @@ func (f *Figure) addLegend(name string, thumbs ...plot.Thumbnailer) {
 
 // Make simulates what the figure of o.Kind needs and draws it.
 func Make(s *scenarios.Scenario, o Options) (*Figure, error) {
-	if o.Seed == 0 {
-		o.Seed = s.Run.Seed
-	}
-	if o.Run == nil {
-		o.Run = s.Serial
-	}
-	if o.Window == 0 {
-		o.Window = 100 * sim.Millisecond
-	}
+	o = o.defaultsOf(s)
 	if len(s.Series) == 0 {
 		return nil, fmt.Errorf("%s has no [[series]] to draw; add one with its profile, variants, axis and points", s.Name)
 	}
