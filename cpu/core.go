@@ -464,7 +464,7 @@ func (c *Core) hide(d, now sim.Time) sim.Time {
 		// Nothing to hide, and no shadow to clear: most work follows
 		// no atomic, and a store here would only make the next step's
 		// loads wait for it.
-		return d - min(0, d)
+		return max(d, 0)
 	}
 	hidden := c.shadow
 	if c.missShadow > 0 {

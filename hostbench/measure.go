@@ -244,10 +244,11 @@ func MeasureAll(m Machine, plan []Figure, e Effort, progress io.Writer) ([]Figur
 			fmt.Fprintf(progress, "calibrate: "+time.Now().Format("15:04:05.000")+" "+format+"\n", a...)
 		}
 	}
+	interleaved := func(j Job) bool { return len(j.CPUs) == 1 && j.Kernel != Chase }
 	var solo []int
 	iters := make([]int, len(out))
 	for i := range out {
-		if len(out[i].Job.CPUs) != 1 || out[i].Job.Kernel == Chase {
+		if !interleaved(out[i].Job) {
 			continue
 		}
 		solo = append(solo, i)
@@ -272,7 +273,7 @@ func MeasureAll(m Machine, plan []Figure, e Effort, progress io.Writer) ([]Figur
 	}
 	for i := range out {
 		f := &out[i]
-		if iters[i] == 0 {
+		if !interleaved(f.Job) {
 			say("[%d/%d] %s", i+1, len(out), f.Name)
 			st, samples, err := Measure(m, f.Job, e)
 			if err != nil {
