@@ -39,6 +39,22 @@ type System struct {
 
 	// Forward says who serves the readers of a line that its owner shared.
 	Forward Forwarding
+
+	// Trace, if set, is told of every request the home of a line serves
+	// (a miss), as it is decided: a simulated trace of the coherence traffic.
+	Trace func(Transfer)
+}
+
+// Transfer is one request the home of a line served: who asked, for what,
+// when it was asked for, when the home took it up and when the line came,
+// and where it came from.
+type Transfer struct {
+	Core              int
+	Line              *Line
+	Op                Op
+	Asked, Start, End sim.Time
+	From              Distance
+	HITM              bool // the line was modified in another core's cache
 }
 
 // Forwarding is who serves a read of a line that other cores share after
@@ -177,6 +193,7 @@ func (s *System) Access(now sim.Time, core int, l *Line, op Op, hold sim.Time) R
 		return Result{Done: now, From: Local}
 	}
 	start := max(now, l.freeAt)
+	hitm := st.HITM
 	var from Distance
 	serial := true
 	switch {
@@ -234,6 +251,9 @@ func (s *System) Access(now sim.Time, core int, l *Line, op Op, hold sim.Time) R
 	q := start - now
 	st.QueueDelay += q
 	st.MaxQueueDelay = max(st.MaxQueueDelay, q)
+	if s.Trace != nil {
+		s.Trace(Transfer{Core: core, Line: l, Op: op, Asked: now, Start: start, End: done, From: from, HITM: st.HITM != hitm})
+	}
 	return Result{Done: done, Queued: q, Transfer: service, From: from}
 }
 

@@ -211,3 +211,33 @@ func TestTransfersBy(t *testing.T) {
 		t.Fatalf("ResetStats left %v", l.Stats.TransfersBy)
 	}
 }
+
+// The trace hears of every request a home serves, hits never: a line read
+// from memory, taken modified by a core of the other socket (HITM), read
+// back while that core holds it, then upgraded by the reader, whose one
+// other sharer is across the socket. Each record's times are the
+// latencies of testLat from where the doc's table says the line comes.
+func TestTraceRecordsEveryServedRequest(t *testing.T) {
+	s, ls := newSystem(t, grid{n: 16, perSocket: 8}, "x")
+	l := ls[0]
+	var got []cacheline.Transfer
+	s.Trace = func(tr cacheline.Transfer) { got = append(got, tr) }
+	const us = sim.Microsecond
+	s.Access(1*us, 0, l, cacheline.Load, 0)
+	s.Access(2*us, 0, l, cacheline.Load, 0) // a hit: not traced
+	s.Access(3*us, 9, l, cacheline.RMW, 0)
+	s.Access(4*us, 0, l, cacheline.Load, 0)
+	s.Access(5*us, 0, l, cacheline.Store, 0)
+	want := []cacheline.Transfer{
+		{Core: 0, Line: l, Op: cacheline.Load, Asked: 1 * us, Start: 1 * us, End: 1*us + testLat[cacheline.Memory], From: cacheline.Memory},
+		{Core: 9, Line: l, Op: cacheline.RMW, Asked: 3 * us, Start: 3 * us, End: 3*us + testLat[cacheline.OtherSocket], From: cacheline.OtherSocket},
+		{Core: 0, Line: l, Op: cacheline.Load, Asked: 4 * us, Start: 4 * us, End: 4*us + testLat[cacheline.OtherSocket], From: cacheline.OtherSocket, HITM: true},
+		{Core: 0, Line: l, Op: cacheline.Store, Asked: 5 * us, Start: 5 * us, End: 5*us + testLat[cacheline.OtherSocket], From: cacheline.OtherSocket},
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("trace:\n got %+v\nwant %+v", got, want)
+	}
+	if n := uint64(len(got)); n != l.Stats.Transfers {
+		t.Fatalf("trace has %d records, the line's stats %d transfers", n, l.Stats.Transfers)
+	}
+}

@@ -29,6 +29,36 @@ type Machine struct {
 	// out once: every atomic step needs it.
 	reorderReach sim.Time
 	storeIssue   sim.Time // a store that does not wait: a cycle to issue into the store buffer
+
+	// tracing is set while TraceTransfers' function listens; asking is then
+	// the symbol of the access in progress (-1: a spinning core's re-read).
+	tracing bool
+	asking  Label
+}
+
+// Traced is a line transfer as TraceTransfers reports it: what the home
+// served, and the symbol of the step that asked (empty for the re-read of
+// a core spinning on a cached copy, which no step charges).
+type Traced struct {
+	cacheline.Transfer
+	Label string
+}
+
+// TraceTransfers has f told of every line transfer asked for at from or
+// later, in the order the homes serve them. Without it nothing is traced
+// and an access pays one test of a flag.
+func (m *Machine) TraceTransfers(from sim.Time, f func(Traced)) {
+	m.tracing = true
+	m.lines.Trace = func(t cacheline.Transfer) {
+		if t.Asked < from {
+			return
+		}
+		label := ""
+		if m.asking >= 0 {
+			label = m.labels[m.asking]
+		}
+		f(Traced{Transfer: t, Label: label})
+	}
 }
 
 // NewMachine builds the machine described by p, its randomness drawn from seed.

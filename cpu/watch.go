@@ -13,5 +13,6 @@ func (c *Core) Watch(l *cacheline.Line) { c.M.lines.Watch(l, c.ID, c) }
 // once its copy is gone, and returns when the load completes. Nothing is
 // charged (the caller says as what) and no store buffer is involved.
 func (c *Core) Reread(l *cacheline.Line) sim.Time {
+	c.M.asking = -1
 	return c.M.lines.Access(c.Now(), c.ID, l, cacheline.Load, 0).Done
 }

@@ -9,6 +9,7 @@ import (
 	"contend/cpu"
 	"contend/models"
 	"contend/scenarios"
+	"contend/sim"
 )
 
 func cmdExplain(args []string, stdout, stderr io.Writer) error {
@@ -18,8 +19,12 @@ func cmdExplain(args []string, stdout, stderr io.Writer) error {
 	seriesName := fs.String("series", "", "series (machine) to simulate; default: the first that has the variant")
 	variant := fs.String("variant", "", "variant to explain (required)")
 	cores := fs.Int("cores", 0, "flood CPUs (default: the workload's)")
+	traceN := fs.Int("trace", 0, fmt.Sprintf("also list the first `N` line transfers of the measured interval (at most %d)", maxTrace))
 	if err := parse(fs, &o, args); err != nil {
 		return err
+	}
+	if *traceN < 0 || *traceN > maxTrace {
+		return fmt.Errorf("--trace %d: give how many line transfers to list, 0 to %d", *traceN, maxTrace)
 	}
 	if fs.NArg() != 1 || *variant == "" {
 		return fmt.Errorf("usage: contend explain SCENARIO --variant NAME [--cores N] [--series NAME]")
@@ -56,19 +61,89 @@ func cmdExplain(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	var trace []traced
+	if *traceN > 0 {
+		w.M.TraceTransfers(spec.Warmup, func(t cpu.Traced) {
+			if len(trace) < *traceN {
+				trace = append(trace, tracedOf(t, spec.Warmup))
+			}
+		})
+	}
 	res, err := w.Run(spec)
 	if err != nil {
 		return s.Locate(err)
 	}
 	var buf bytes.Buffer
 	if o.format == "json" {
-		if err := writeJSON(&buf, res); err != nil {
+		out := struct {
+			*models.Result
+			Trace []traced `json:"trace,omitempty"`
+		}{res, trace}
+		if err := writeJSON(&buf, out); err != nil {
 			return err
 		}
 		return emit(&o, stdout, &buf)
 	}
 	writeExplain(&buf, s, se, *variant, w, res)
+	if *traceN > 0 {
+		writeTrace(&buf, trace, *traceN)
+	}
 	return emit(&o, stdout, &buf)
+}
+
+// maxTrace bounds explain --trace: a listing to read, not a data set.
+const maxTrace = 100000
+
+// traced is one line transfer of explain --trace, its times in ns from the
+// start of the measured interval.
+type traced struct {
+	AskedNs    float64 `json:"asked_ns"`
+	QueuedNs   float64 `json:"queued_ns"`   // waiting for the home to take the request up
+	TransferNs float64 `json:"transfer_ns"` // from then until the line came
+	CPU        int     `json:"cpu"`
+	Symbol     string  `json:"symbol"` // the step that asked; empty for a spinning CPU's re-read
+	Line       string  `json:"line"`
+	Op         string  `json:"op"`
+	From       string  `json:"from"`
+	HITM       bool    `json:"hitm"`
+}
+
+func tracedOf(t cpu.Traced, from sim.Time) traced {
+	return traced{
+		AskedNs:    (t.Asked - from).Nanoseconds(),
+		QueuedNs:   (t.Start - t.Asked).Nanoseconds(),
+		TransferNs: (t.End - t.Start).Nanoseconds(),
+		CPU:        t.Core,
+		Symbol:     t.Label,
+		Line:       t.Line.Name,
+		Op:         t.Op.String(),
+		From:       t.From.String(),
+		HITM:       t.HITM,
+	}
+}
+
+// writeTrace lists the first line transfers of the measured interval, in
+// the order the homes served them: the chain behind a hand-over, step by step.
+func writeTrace(buf *bytes.Buffer, trace []traced, n int) {
+	fmt.Fprintf(buf, "\ncoherence trace: the first %d line transfers of the measured interval (asked: ns from its start;\n", len(trace))
+	fmt.Fprintf(buf, "queued: waiting for the line's home; transfer: from then until the line came; from: who served it;\n")
+	fmt.Fprintf(buf, "hitm: the line was modified in another CPU's cache)\n")
+	if len(trace) < n {
+		fmt.Fprintf(buf, "  (%d asked for; the interval had %d)\n", n, len(trace))
+	}
+	tw := tabwriter.NewWriter(buf, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "  asked\tqueued\ttransfer\tcpu\tsymbol\tline\top\tfrom\thitm\n")
+	for _, t := range trace {
+		sym, hitm := t.Symbol, "-"
+		if sym == "" {
+			sym = "(spin re-read)"
+		}
+		if t.HITM {
+			hitm = "HITM"
+		}
+		fmt.Fprintf(tw, "  %.1f\t%.1f\t%.1f\t%d\t%s\t%s\t%s\t%s\t%s\n", t.AskedNs, t.QueuedNs, t.TransferNs, t.CPU, sym, t.Line, t.Op, t.From, hitm)
+	}
+	tw.Flush()
 }
 
 // writeExplain writes a simulated perf report and perf c2c of one point,
