@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"text/tabwriter"
+	"time"
 
 	"contend/cpu"
 	"contend/models"
@@ -20,11 +21,15 @@ func cmdExplain(args []string, stdout, stderr io.Writer) error {
 	variant := fs.String("variant", "", "variant to explain (required)")
 	cores := fs.Int("cores", 0, "flood CPUs (default: the workload's)")
 	traceN := fs.Int("trace", 0, fmt.Sprintf("also list the first `N` line transfers of the measured interval (at most %d)", maxTrace))
+	traceFrom := fs.Duration("trace-from", 0, "with --trace: list the transfers asked for this long into the measured interval or later (e.g. 4ms)")
 	if err := parse(fs, &o, args); err != nil {
 		return err
 	}
 	if *traceN < 0 || *traceN > maxTrace {
 		return fmt.Errorf("--trace %d: give how many line transfers to list, 0 to %d", *traceN, maxTrace)
+	}
+	if *traceFrom < 0 || (*traceFrom > 0 && *traceN == 0) {
+		return fmt.Errorf("--trace-from %v: give a time from the start of the measured interval (0 or more, e.g. 4ms), with --trace N", *traceFrom)
 	}
 	if fs.NArg() != 1 || *variant == "" {
 		return fmt.Errorf("usage: contend explain SCENARIO --variant NAME [--cores N] [--series NAME]")
@@ -62,8 +67,12 @@ func cmdExplain(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	var trace []traced
+	from := sim.Time(traceFrom.Nanoseconds()) * sim.Nanosecond
+	if end := spec.Duration; spec.Batch == nil && *traceN > 0 && from >= end {
+		return fmt.Errorf("--trace-from %v: the measured interval lasts %v; give a time inside it", *traceFrom, time.Duration(end/sim.Nanosecond))
+	}
 	if *traceN > 0 {
-		w.M.TraceTransfers(spec.Warmup, func(t cpu.Traced) {
+		w.M.TraceTransfers(spec.Warmup+from, func(t cpu.Traced) {
 			if len(trace) < *traceN {
 				trace = append(trace, tracedOf(t, spec.Warmup))
 			}
@@ -86,7 +95,7 @@ func cmdExplain(args []string, stdout, stderr io.Writer) error {
 	}
 	writeExplain(&buf, s, se, *variant, w, res)
 	if *traceN > 0 {
-		writeTrace(&buf, trace, *traceN)
+		writeTrace(&buf, trace, *traceN, *traceFrom)
 	}
 	return emit(&o, stdout, &buf)
 }
@@ -124,12 +133,20 @@ func tracedOf(t cpu.Traced, from sim.Time) traced {
 
 // writeTrace lists the first line transfers of the measured interval, in
 // the order the homes served them: the chain behind a hand-over, step by step.
-func writeTrace(buf *bytes.Buffer, trace []traced, n int) {
-	fmt.Fprintf(buf, "\ncoherence trace: the first %d line transfers of the measured interval (asked: ns from its start;\n", len(trace))
+func writeTrace(buf *bytes.Buffer, trace []traced, n int, from time.Duration) {
+	since := ""
+	if from > 0 {
+		since = fmt.Sprintf(" from %v on", from)
+	}
+	fmt.Fprintf(buf, "\ncoherence trace: %d line transfers of the measured interval%s (asked: ns from its start;\n", len(trace), since)
 	fmt.Fprintf(buf, "queued: waiting for the line's home; transfer: from then until the line came; from: who served it;\n")
 	fmt.Fprintf(buf, "hitm: the line was modified in another CPU's cache)\n")
+	if len(trace) == 0 {
+		fmt.Fprintf(buf, "  (no line moved between CPUs)\n")
+		return
+	}
 	if len(trace) < n {
-		fmt.Fprintf(buf, "  (%d asked for; the interval had %d)\n", n, len(trace))
+		fmt.Fprintf(buf, "  (%d asked for; that is all there were)\n", n)
 	}
 	tw := tabwriter.NewWriter(buf, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "  asked\tqueued\ttransfer\tcpu\tsymbol\tline\top\tfrom\thitm\n")

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"slices"
 	"testing"
 )
 
@@ -39,5 +40,34 @@ func TestTraceListsEveryTransferOfTheInterval(t *testing.T) {
 	}
 	if len(byLine) > 0 {
 		t.Errorf("trace lists lines the result does not: %v", byLine)
+	}
+}
+
+// --trace-from starts the listing later in the interval: its transfers are
+// the whole interval's from that time on, the same records.
+func TestTraceFromSkipsTheStart(t *testing.T) {
+	args := []string{"explain", "host-microbench", "--variant", "ticket", "--cores", "2", "--format", "json", "--trace", "100000"}
+	var all, late struct {
+		Trace []traced `json:"trace"`
+	}
+	for _, x := range []struct {
+		extra []string
+		into  any
+	}{{nil, &all}, {[]string{"--trace-from", "100us"}, &late}} {
+		if err := json.Unmarshal([]byte(mustRun(t, append(args, x.extra...)...)), x.into); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var want []traced
+	for _, tr := range all.Trace {
+		if tr.AskedNs >= 100e3 {
+			want = append(want, tr)
+		}
+	}
+	if len(want) == 0 || len(want) == len(all.Trace) {
+		t.Fatalf("%d of %d transfers asked from 100us on: want some, not all", len(want), len(all.Trace))
+	}
+	if !slices.Equal(late.Trace, want) {
+		t.Fatalf("--trace-from 100us listed %d transfers; want the %d of the whole listing from then on", len(late.Trace), len(want))
 	}
 }
