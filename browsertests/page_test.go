@@ -166,8 +166,18 @@ func TestPage(t *testing.T) {
 		t.Errorf("exported PNG starts %q", png[:min(8, len(png))])
 	}
 
+	// The coherence trace lists the run's first 40 line transfers, among
+	// them the waiter's re-read of the lock word, modified by the holder.
+	var traceRows int
+	var hitmLock bool
 	run("explain", chromedp.Click(`nav button[data-view=explain]`), chromedp.WaitVisible(`#perf tr td`),
-		chromedp.Click(`#perf th[data-col=spin_ns]`), shot("explain"))
+		chromedp.Click(`#perf th[data-col=spin_ns]`),
+		chromedp.Evaluate(`document.querySelectorAll('#trace tr').length - 1`, &traceRows),
+		chromedp.Evaluate(`document.getElementById('trace').rows_.some(r => r.line === 'qdisc_lock' && r.op === 'load' && r.hitm)`, &hitmLock),
+		shot("explain"))
+	if traceRows != 40 || !hitmLock {
+		t.Errorf("explain: %d rows in the coherence trace (want 40), a HITM re-read of qdisc_lock among them: %v", traceRows, hitmLock)
+	}
 
 	// ingress-u32's base is locked: its lockless points are changes, shown
 	// in their own table.

@@ -220,10 +220,12 @@ func (h *hub) simulate(r *run, j *job) {
 	defer h.end(r)
 	reps := max(j.s.Run.Replications, 1)
 	results := make([]*models.Result, reps)
+	trace := func() []models.Transfer { return nil }
 	for i := range reps {
 		w, spec, err := j.build(i)
 		if err == nil && i == 0 {
 			r.broadcast(started(r.id, j, w, spec, reps))
+			trace = w.RecordTransfers(spec, 0, traceLen)
 			conv := newConverter(spec)
 			spec.SampleEvery = max(1, (spec.Warmup+spec.Duration)/samplesPerRun)
 			var thin thinning
@@ -260,7 +262,7 @@ func (h *hub) simulate(r *run, j *job) {
 		r.broadcast(errorMsg(r.id, err))
 		return
 	}
-	r.broadcast(Done{Type: "done", Run: r.id, Metrics: ms, Result: results[0]})
+	r.broadcast(Done{Type: "done", Run: r.id, Metrics: ms, Result: results[0], Trace: nonNil(trace())})
 }
 
 // metrics are the figures `contend run` prints for a point's workload.

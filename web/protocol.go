@@ -114,7 +114,13 @@ type Done struct {
 	Run     string         `json:"run"`
 	Metrics []Metric       `json:"metrics"`
 	Result  *models.Result `json:"result"`
+	// Trace is the first line transfers of the first replication's
+	// measured interval (contend explain --trace).
+	Trace []models.Transfer `json:"trace"`
 }
+
+// traceLen is how many line transfers a done message lists.
+const traceLen = 40
 
 // Stopped says the page no longer watches the run.
 type Stopped struct {

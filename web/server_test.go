@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -197,6 +198,18 @@ func TestRun(t *testing.T) {
 	// Two locked CPUs spin: the state fractions of a measured sample say so.
 	if last.States[0][1] == 0 || last.TotalPPS == 0 {
 		t.Fatalf("last sample %+v: no spin or no packets", last)
+	}
+	// The trace is what contend explain --trace 40 lists for the point.
+	w, spec, err := sc.Build(scenarios.Point{Series: sc.Series[1], Variant: "locked", Axis: "cores", X: 2, Seed: sc.Run.Seed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	trace := w.RecordTransfers(spec, 0, traceLen)
+	if _, err := w.Run(spec); err != nil {
+		t.Fatal(err)
+	}
+	if want := trace(); len(done.Trace) != traceLen || !slices.Equal(done.Trace, want) {
+		t.Fatalf("done's trace has %d transfers, want the %d explain lists:\n got %+v\nwant %+v", len(done.Trace), len(want), done.Trace, want)
 	}
 }
 

@@ -66,27 +66,24 @@ func cmdExplain(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var trace []traced
 	from := sim.Time(traceFrom.Nanoseconds()) * sim.Nanosecond
 	if end := spec.Duration; spec.Batch == nil && *traceN > 0 && from >= end {
 		return fmt.Errorf("--trace-from %v: the measured interval lasts %v; give a time inside it", *traceFrom, time.Duration(end/sim.Nanosecond))
 	}
+	traced := func() []models.Transfer { return nil }
 	if *traceN > 0 {
-		w.M.TraceTransfers(spec.Warmup+from, func(t cpu.Traced) {
-			if len(trace) < *traceN {
-				trace = append(trace, tracedOf(t, spec.Warmup))
-			}
-		})
+		traced = w.RecordTransfers(spec, from, *traceN)
 	}
 	res, err := w.Run(spec)
 	if err != nil {
 		return s.Locate(err)
 	}
 	var buf bytes.Buffer
+	trace := traced()
 	if o.format == "json" {
 		out := struct {
 			*models.Result
-			Trace []traced `json:"trace,omitempty"`
+			Trace []models.Transfer `json:"trace,omitempty"`
 		}{res, trace}
 		if err := writeJSON(&buf, out); err != nil {
 			return err
@@ -103,37 +100,9 @@ func cmdExplain(args []string, stdout, stderr io.Writer) error {
 // maxTrace bounds explain --trace: a listing to read, not a data set.
 const maxTrace = 100000
 
-// traced is one line transfer of explain --trace, its times in ns from the
-// start of the measured interval.
-type traced struct {
-	AskedNs    float64 `json:"asked_ns"`
-	QueuedNs   float64 `json:"queued_ns"`   // waiting for the home to take the request up
-	TransferNs float64 `json:"transfer_ns"` // from then until the line came
-	CPU        int     `json:"cpu"`
-	Symbol     string  `json:"symbol"` // the step that asked; empty for a spinning CPU's re-read
-	Line       string  `json:"line"`
-	Op         string  `json:"op"`
-	From       string  `json:"from"`
-	HITM       bool    `json:"hitm"`
-}
-
-func tracedOf(t cpu.Traced, from sim.Time) traced {
-	return traced{
-		AskedNs:    (t.Asked - from).Nanoseconds(),
-		QueuedNs:   (t.Start - t.Asked).Nanoseconds(),
-		TransferNs: (t.End - t.Start).Nanoseconds(),
-		CPU:        t.Core,
-		Symbol:     t.Label,
-		Line:       t.Line.Name,
-		Op:         t.Op.String(),
-		From:       t.From.String(),
-		HITM:       t.HITM,
-	}
-}
-
 // writeTrace lists the first line transfers of the measured interval, in
 // the order the homes served them: the chain behind a hand-over, step by step.
-func writeTrace(buf *bytes.Buffer, trace []traced, n int, from time.Duration) {
+func writeTrace(buf *bytes.Buffer, trace []models.Transfer, n int, from time.Duration) {
 	since := ""
 	if from > 0 {
 		since = fmt.Sprintf(" from %v on", from)

@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"slices"
+
+	"contend/models"
 	"testing"
 )
 
@@ -17,7 +19,7 @@ func TestTraceListsEveryTransferOfTheInterval(t *testing.T) {
 			Name      string `json:"name"`
 			Transfers uint64 `json:"transfers"`
 		} `json:"lines"`
-		Trace []traced `json:"trace"`
+		Trace []models.Transfer `json:"trace"`
 	}
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatal(err)
@@ -48,7 +50,7 @@ func TestTraceListsEveryTransferOfTheInterval(t *testing.T) {
 func TestTraceFromSkipsTheStart(t *testing.T) {
 	args := []string{"explain", "host-microbench", "--variant", "ticket", "--cores", "2", "--format", "json", "--trace", "100000"}
 	var all, late struct {
-		Trace []traced `json:"trace"`
+		Trace []models.Transfer `json:"trace"`
 	}
 	for _, x := range []struct {
 		extra []string
@@ -58,7 +60,7 @@ func TestTraceFromSkipsTheStart(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	var want []traced
+	var want []models.Transfer
 	for _, tr := range all.Trace {
 		if tr.AskedNs >= 100e3 {
 			want = append(want, tr)

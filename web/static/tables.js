@@ -1,6 +1,7 @@
 // Tables filled from rows of objects, sortable by a click on a column head.
 
 function fmt(v) {
+  if (typeof v === 'boolean') return v ? 'yes' : '';
   if (typeof v !== 'number') return v ?? '';
   if (Number.isInteger(v)) return String(v);
   return Math.abs(v) >= 100 ? v.toFixed(1) : v.toFixed(3);
