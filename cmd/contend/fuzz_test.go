@@ -44,6 +44,8 @@ func FuzzCLI(f *testing.F) {
 	f.Add(uint8(2), "", []byte(strings.Replace(base, "x = 1", "x = 0.5", 1)))
 	f.Add(uint8(0), "", []byte(strings.Replace(base, `rx = [ { compute = "work" } ]`, `rx = [ { block = "rx" }, { block = "rx" } ]`, 1)))
 	f.Add(uint8(0), "--max-events 5", []byte(base))
+	f.Add(uint8(3), "--variant locked --trace 50 --trace-from 1us", []byte(base))
+	f.Add(uint8(3), "--variant locked --trace 3 --format json", []byte(base))
 	f.Add(uint8(3), "--variant locked", []byte{})
 	f.Fuzz(func(t *testing.T, cmd uint8, flags string, src []byte) {
 		if len(src) > 64<<10 {
