@@ -54,6 +54,10 @@
 // ticket, changes hands on every release (1.00 to 1.08 acquisitions a
 // turn, recorded).
 //
+// Every request a home serves can be traced (System.Trace; contend explain
+// --trace lists them): who asked, when, how long it queued, how long the
+// transfer took, where the line came from and whether it was modified.
+//
 // Every ownership request invalidates all the other copies in one
 // broadcast, whose cost is that of the farthest one, and wakes the cores
 // watching the line (spinners) when it completes.

@@ -19,9 +19,9 @@ type Transfer struct {
 	HITM       bool    `json:"hitm"` // the line was modified in another CPU's cache
 }
 
-// RecordTransfers has the run spec describes keep the first n line
-// transfers asked for from into its measured interval or later; the
-// returned function gives them once the run is over.
+// RecordTransfers keeps the first n line transfers that the run of spec
+// asks for, from the time from into its measured interval on. Call the
+// returned function after the run to get them.
 func (w *World) RecordTransfers(spec RunSpec, from sim.Time, n int) func() []Transfer {
 	var out []Transfer
 	start := spec.Warmup
