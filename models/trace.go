@@ -1,6 +1,8 @@
 package models
 
 import (
+	"slices"
+
 	"contend/cpu"
 	"contend/sim"
 )
@@ -20,13 +22,14 @@ type Transfer struct {
 }
 
 // RecordTransfers keeps the first n line transfers that the run of spec
-// asks for, from the time from into its measured interval on. Call the
-// returned function after the run to get them.
-func (w *World) RecordTransfers(spec RunSpec, from sim.Time, n int) func() []Transfer {
+// asks for, from the time from into its measured interval on, of the named
+// lines only if any are named. Call the returned function after the run to
+// get them.
+func (w *World) RecordTransfers(spec RunSpec, from sim.Time, n int, lines ...string) func() []Transfer {
 	var out []Transfer
 	start := spec.Warmup
 	w.M.TraceTransfers(start+from, func(t cpu.Traced) {
-		if len(out) < n {
+		if len(out) < n && (len(lines) == 0 || slices.Contains(lines, t.Line.Name)) {
 			out = append(out, Transfer{
 				AskedNs:    (t.Asked - start).Nanoseconds(),
 				QueuedNs:   (t.Start - t.Asked).Nanoseconds(),

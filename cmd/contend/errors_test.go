@@ -47,6 +47,8 @@ func TestBadInput(t *testing.T) {
 		{[]string{"explain", "ingress", "--variant", "locked", "--trace", "5", "--trace-from", "-1us"}, 1, []string{"--trace-from -1µs", "0 or more"}},
 		{[]string{"explain", "ingress", "--variant", "locked", "--series", "ingress-u32", "--cores", "2", "--trace", "5", "--trace-from", "1ms"}, 1, []string{"--trace-from 1ms: the measured interval lasts 1ms; give a time inside it"}},
 		{[]string{"explain", "ingress", "--variant", "locked", "--trace", "5", "--trace-from", "soon"}, 2, []string{`invalid value "soon" for flag -trace-from`}},
+		{[]string{"explain", "ingress", "--variant", "locked", "--trace-line", "qdisc_lock"}, 1, []string{`--trace-line "qdisc_lock": give --trace N too`}},
+		{[]string{"explain", "ingress", "--variant", "locked", "--trace", "5", "--trace-line", "qdisc_lock,nope"}, 1, []string{`ingress has no shared line "nope"`, "qdisc_lock"}},
 		{[]string{"plot"}, 1, []string{"contend plot: name one scenario"}},
 		{[]string{"plot", "ingress", "-o", "fig.gif"}, 1, []string{"-o fig.gif", "use .svg, .png, .pdf or .eps"}},
 		{[]string{"plot", "ingress", "--kind", "pie"}, 1, []string{`--kind "pie": use scaling, breakdown, heatmap, timeline, insertion`}},

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -22,11 +23,15 @@ func cmdExplain(args []string, stdout, stderr io.Writer) error {
 	cores := fs.Int("cores", 0, "flood CPUs (default: the workload's)")
 	traceN := fs.Int("trace", 0, fmt.Sprintf("also list the first `N` line transfers of the measured interval (at most %d)", maxTrace))
 	traceFrom := fs.Duration("trace-from", 0, "with --trace: list the transfers asked for this long into the measured interval or later (e.g. 4ms)")
+	traceLines := fs.String("trace-line", "", "with --trace: list only the transfers of these `lines` (comma-separated names)")
 	if err := parse(fs, &o, args); err != nil {
 		return err
 	}
 	if *traceN < 0 || *traceN > maxTrace {
 		return fmt.Errorf("--trace %d: give how many line transfers to list, 0 to %d", *traceN, maxTrace)
+	}
+	if *traceLines != "" && *traceN == 0 {
+		return fmt.Errorf("--trace-line %q: give --trace N too, the number of transfers to list", *traceLines)
 	}
 	if *traceFrom < 0 || (*traceFrom > 0 && *traceN == 0) {
 		return fmt.Errorf("--trace-from %v: give a time from the start of the measured interval (0 or more, e.g. 4ms), with --trace N", *traceFrom)
@@ -71,8 +76,17 @@ func cmdExplain(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("--trace-from %v: the measured interval lasts %v; give a time inside it", *traceFrom, time.Duration(end/sim.Nanosecond))
 	}
 	traced := func() []models.Transfer { return nil }
+	var only []string
+	if *traceLines != "" {
+		for _, name := range strings.Split(*traceLines, ",") {
+			if l := w.M.Line(name); l == nil || l.PerCPU {
+				return fmt.Errorf("--trace-line %q: %s has no shared line %q; its shared lines are %s", *traceLines, s.Name, name, strings.Join(sharedLines(w), ", "))
+			}
+			only = append(only, name)
+		}
+	}
 	if *traceN > 0 {
-		traced = w.RecordTransfers(spec, from, *traceN)
+		traced = w.RecordTransfers(spec, from, *traceN, only...)
 	}
 	res, err := w.Run(spec)
 	if err != nil {
@@ -92,9 +106,20 @@ func cmdExplain(args []string, stdout, stderr io.Writer) error {
 	}
 	writeExplain(&buf, s, se, *variant, w, res)
 	if *traceN > 0 {
-		writeTrace(&buf, trace, *traceN, *traceFrom)
+		writeTrace(&buf, trace, *traceN, *traceFrom, only)
 	}
 	return emit(&o, stdout, &buf)
+}
+
+// sharedLines names the lines of w that can move between CPUs.
+func sharedLines(w *models.World) []string {
+	var out []string
+	for _, l := range w.M.Lines() {
+		if !l.PerCPU {
+			out = append(out, l.Name)
+		}
+	}
+	return out
 }
 
 // maxTrace bounds explain --trace: a listing to read, not a data set.
@@ -102,12 +127,19 @@ const maxTrace = 100000
 
 // writeTrace lists the first line transfers of the measured interval, in
 // the order the homes served them: the chain behind a hand-over, step by step.
-func writeTrace(buf *bytes.Buffer, trace []models.Transfer, n int, from time.Duration) {
-	since := ""
-	if from > 0 {
-		since = fmt.Sprintf(" from %v on", from)
+func writeTrace(buf *bytes.Buffer, trace []models.Transfer, n int, from time.Duration, only []string) {
+	what, when := "lines", "in"
+	switch len(only) {
+	case 0:
+	case 1:
+		what = "line " + only[0]
+	default:
+		what = "lines " + strings.Join(only, ", ")
 	}
-	fmt.Fprintf(buf, "\ncoherence trace: %d line transfers of the measured interval%s (asked: ns from its start;\n", len(trace), since)
+	if from > 0 {
+		when = fmt.Sprintf("from %v into", from)
+	}
+	fmt.Fprintf(buf, "\ncoherence trace: the first %d transfers of %s %s the measured interval (asked: ns from its start;\n", len(trace), what, when)
 	fmt.Fprintf(buf, "queued: waiting for the line's home; transfer: from then until the line came; from: who served it;\n")
 	fmt.Fprintf(buf, "hitm: the line was modified in another CPU's cache)\n")
 	if len(trace) == 0 {

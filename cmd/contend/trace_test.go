@@ -73,3 +73,32 @@ func TestTraceFromSkipsTheStart(t *testing.T) {
 		t.Fatalf("--trace-from 100us listed %d transfers; want the %d of the whole listing from then on", len(late.Trace), len(want))
 	}
 }
+
+// --trace-line lists the transfers of the named lines only: the whole
+// listing's, in the same order, without the others.
+func TestTraceLineKeepsOnlyItsLines(t *testing.T) {
+	args := []string{"explain", "host-microbench", "--variant", "ticket", "--cores", "2", "--format", "json", "--trace", "100000"}
+	var all, one struct {
+		Trace []models.Transfer `json:"trace"`
+	}
+	for _, x := range []struct {
+		extra []string
+		into  any
+	}{{nil, &all}, {[]string{"--trace-line", "protected"}, &one}} {
+		if err := json.Unmarshal([]byte(mustRun(t, append(args, x.extra...)...)), x.into); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var want []models.Transfer
+	for _, tr := range all.Trace {
+		if tr.Line == "protected" {
+			want = append(want, tr)
+		}
+	}
+	if len(want) == 0 || len(want) == len(all.Trace) {
+		t.Fatalf("%d of %d transfers are of line protected: want some, not all", len(want), len(all.Trace))
+	}
+	if !slices.Equal(one.Trace, want) {
+		t.Fatalf("--trace-line protected listed %d transfers; want the %d of the whole listing on that line", len(one.Trace), len(want))
+	}
+}
