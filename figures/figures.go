@@ -20,7 +20,7 @@ import (
 )
 
 // Kinds are the figures Make draws, in the order the CLI lists them.
-var Kinds = []string{"scaling", "breakdown", "heatmap", "timeline", "insertion", "changes"}
+var Kinds = []string{"scaling", "breakdown", "heatmap", "timeline", "insertion", "changes", "transfers"}
 
 // Formats are the output formats Render writes, named by file extension.
 var Formats = []string{"svg", "png", "pdf", "eps"}
@@ -32,8 +32,8 @@ const Width = 3.4 * vg.Inch
 type Options struct {
 	Kind         string
 	Series       string    // only this series (default: every series the kind can draw)
-	Variant      string    // heatmap, timeline: this variant (default: the busiest)
-	X            float64   // breakdown, heatmap, timeline: the point on the series axis
+	Variant      string    // heatmap, timeline, transfers: this variant (default: the busiest)
+	X            float64   // breakdown, heatmap, timeline, transfers: the point on the series axis
 	Xs           []float64 // scaling, insertion: the axis values (default: the series' points and sweep)
 	Seed         int64
 	Replications int      // scaling, insertion: runs per point, for the 95% interval
@@ -113,6 +113,8 @@ func Make(s *scenarios.Scenario, o Options) (*Figure, error) {
 		return timeline(s, series, o)
 	case "changes":
 		return changes(s, series, o)
+	case "transfers":
+		return transfers(s, series, o)
 	}
 	return nil, fmt.Errorf("--kind %q: use %s", o.Kind, strings.Join(Kinds, ", "))
 }

@@ -29,14 +29,14 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 // other kind must be refused with a reason. A new scenario or kind fails
 // here until someone decides.
 var supported = map[string][]string{
-	"dst-use":           {"scaling", "breakdown", "heatmap", "changes"},
+	"dst-use":           {"scaling", "breakdown", "heatmap", "changes", "transfers"},
 	"flower-insert":     {"breakdown", "timeline", "insertion", "changes"},
 	"flower-under-load": {"breakdown", "timeline", "insertion"}, // its references are of one variant: no change to draw
 	"host-microbench":   {},                                     // no series until contend calibrate measures one
-	"ingress":           {"scaling", "breakdown", "heatmap", "changes"},
+	"ingress":           {"scaling", "breakdown", "heatmap", "changes", "transfers"},
 	"kfree-bulk":        {"breakdown", "timeline", "changes"},
-	"netdev-refcnt":     {"scaling", "breakdown", "heatmap", "changes"},
-	"qspinlock":         {"scaling", "breakdown", "heatmap", "changes"},
+	"netdev-refcnt":     {"scaling", "breakdown", "heatmap", "changes", "transfers"},
+	"qspinlock":         {"scaling", "breakdown", "heatmap", "changes", "transfers"},
 }
 
 // short loads a built-in with short runs, so that the tests take seconds;
@@ -437,5 +437,37 @@ func TestChangesOfSeveralScenarios(t *testing.T) {
 	}
 	if !reflect.DeepEqual(f.Rows, want) {
 		t.Errorf("rows %v, want %v", f.Rows, want)
+	}
+}
+
+// A transfers figure draws the first line transfers of its point, the ones
+// explain --trace lists: same records, same order, at the default point
+// (the smallest with two CPUs) and the busiest variant.
+func TestTransfersFigureIsTheTrace(t *testing.T) {
+	s, o := short(t, "ingress")
+	o.Kind, o.Series = "transfers", "ingress-u32"
+	f, err := figures.Make(s, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, spec, err := s.Build(scenarios.Point{Series: s.Series[1], Variant: "locked", Axis: "cores", X: 2, Seed: s.Run.Seed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := w.RecordTransfers(spec, 0, 1000)
+	if _, err := w.Run(spec); err != nil {
+		t.Fatal(err)
+	}
+	want := got()
+	rs := rows(t, f)
+	if len(rs) == 0 || len(rs) > len(want) {
+		t.Fatalf("figure has %d transfers, the run %d", len(rs), len(want))
+	}
+	for i, r := range rs {
+		tr := want[i]
+		near := func(col string, v float64) bool { return math.Abs(float(t, r[col])-v) <= 1e-5*max(1, math.Abs(v)) } // the CSV keeps 6 digits
+		if r["variant"] != "locked" || r["x"] != "2" || r["line"] != tr.Line || r["cpu"] != strconv.Itoa(tr.CPU) || !near("asked_ns", tr.AskedNs) || !near("transfer_ns", tr.TransferNs) {
+			t.Fatalf("row %d %v, want transfer %+v of locked at 2 cores", i, r, tr)
+		}
 	}
 }
