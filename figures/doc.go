@@ -2,8 +2,10 @@
 // gonum/plot: throughput against the series axis with the published points
 // over it (scaling), where CPU time goes per variant (breakdown), which CPUs
 // move which cache lines (heatmap), RCU grace periods and memory waiting to be
-// freed over time (timeline), and control-plane insertion time against the
-// number of filters (insertion).
+// freed over time (timeline), control-plane insertion time against the
+// number of filters (insertion), each published change measured against
+// predicted (changes), and the first line transfers of a run, a lane per
+// line (transfers).
 //
 // # Figures are data first
 //

@@ -21,8 +21,8 @@ func cmdPlot(args []string, stdout, stderr io.Writer) error {
 	var fo figures.Options
 	fs.StringVar(&fo.Kind, "kind", "scaling", "figure: "+orList(figures.Kinds))
 	fs.StringVar(&fo.Series, "series", "", "only this series (default: every series)")
-	fs.StringVar(&fo.Variant, "variant", "", "heatmap, timeline: this variant (default: the busiest)")
-	fs.Float64Var(&fo.X, "x", 0, "breakdown, heatmap, timeline: the point on the series axis (default: the largest; timeline: the smallest)")
+	fs.StringVar(&fo.Variant, "variant", "", "heatmap, timeline, transfers: this variant (default: the busiest)")
+	fs.Float64Var(&fo.X, "x", 0, "breakdown, heatmap, timeline, transfers: the point on the series axis (default: the largest; timeline: the smallest; transfers: the smallest with two CPUs)")
 	fs.StringVar(&fo.By, "by", "state", "breakdown: stack CPU time by state or by symbol")
 	fs.IntVar(&fo.Replications, "replications", 0, "scaling, insertion: runs per point for the 95% interval (default: the scenario's)")
 	window := fs.Duration("window", 100*time.Millisecond, "timeline: the span of simulated time drawn")
