@@ -83,16 +83,11 @@ func totalTransfers(r *models.Result) uint64 {
 func heatmap(s *scenarios.Scenario, series []*scenarios.Series, o Options) (*Figure, error) {
 	se := series[0]
 	x := at(s, se, o)
-	o.Replications = 1
-	g, err := simulate(s, se, []float64{x}, o)
+	g, vi, err := onePoint(s, se, x, o, func(r *models.Result) float64 { return float64(totalTransfers(r)) })
 	if err != nil {
 		return nil, err
 	}
-	vi, err := pickVariant(s, g, o.Variant, func(r *models.Result) float64 { return float64(totalTransfers(r)) })
-	if err != nil {
-		return nil, err
-	}
-	v, r := g.variants[vi], g.results[vi]
+	v, r := g.variants[vi], g.results[vi*g.reps]
 	c := transfersOf(r)
 	if len(c.lines) == 0 {
 		return nil, fmt.Errorf("%s: variant %s moves no shared line at %s=%s; a heat map needs transfers (try another --variant or --x)", s.Name, v, se.Axis, num(x))
@@ -110,6 +105,18 @@ func heatmap(s *scenarios.Scenario, series []*scenarios.Series, o Options) (*Fig
 		}
 	}
 	return f, f.drawCells(c, fmt.Sprintf("%s, %s, %s = %s", se.Name, v, se.Axis, num(x)))
+}
+
+// onePoint simulates every variant of se once at x and picks the one
+// o names, or the one score ranks highest.
+func onePoint(s *scenarios.Scenario, se *scenarios.Series, x float64, o Options, score func(*models.Result) float64) (*grid, int, error) {
+	o.Replications = 1
+	g, err := simulate(s, se, []float64{x}, o)
+	if err != nil {
+		return nil, 0, err
+	}
+	vi, err := pickVariant(s, g, o.Variant, score)
+	return g, vi, err
 }
 
 // pickVariant returns the index of the named variant, or of the one that

@@ -26,12 +26,7 @@ func timeline(s *scenarios.Scenario, series []*scenarios.Series, o Options) (*Fi
 		// not a long run.
 		x = axisValues(s, se, o)[0]
 	}
-	o.Replications = 1
-	g, err := simulate(s, se, []float64{x}, o)
-	if err != nil {
-		return nil, err
-	}
-	vi, err := pickVariant(s, g, o.Variant, func(r *models.Result) float64 {
+	g, vi, err := onePoint(s, se, x, o, func(r *models.Result) float64 {
 		if r.RCU.GracePeriods == 0 {
 			return 0
 		}
@@ -42,7 +37,7 @@ func timeline(s *scenarios.Scenario, series []*scenarios.Series, o Options) (*Fi
 		return nil, err
 	}
 	v := g.variants[vi]
-	if g.results[vi].RCU.GracePeriods == 0 {
+	if g.results[vi*g.reps].RCU.GracePeriods == 0 {
 		return nil, fmt.Errorf("%s: no grace period ends in the run of variant %s at %s=%s; a timeline needs a variant that calls synchronize_rcu, call_rcu or queue_rcu_work and a run longer than a grace period (try --variant or a larger --x)", s.Name, v, se.Axis, num(x))
 	}
 	samples, err := observe(s, scenarios.Point{Series: se, Variant: v, Axis: se.Axis, X: x, Seed: o.Seed}, o.Window)

@@ -39,12 +39,7 @@ func transfers(s *scenarios.Scenario, series []*scenarios.Series, o Options) (*F
 			}
 		}
 	}
-	o.Replications = 1
-	g, err := simulate(s, se, []float64{x}, o)
-	if err != nil {
-		return nil, err
-	}
-	vi, err := pickVariant(s, g, o.Variant, func(r *models.Result) float64 { return float64(totalTransfers(r)) })
+	g, vi, err := onePoint(s, se, x, o, func(r *models.Result) float64 { return float64(totalTransfers(r)) })
 	if err != nil {
 		return nil, err
 	}
