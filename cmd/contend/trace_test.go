@@ -45,60 +45,42 @@ func TestTraceListsEveryTransferOfTheInterval(t *testing.T) {
 	}
 }
 
+// ticketTrace is explain --trace's whole listing of host-microbench's
+// 2-CPU ticket lock, with the extra flags.
+func ticketTrace(t *testing.T, extra ...string) []models.Transfer {
+	t.Helper()
+	args := append([]string{"explain", "host-microbench", "--variant", "ticket", "--cores", "2", "--format", "json", "--trace", "100000"}, extra...)
+	var out struct {
+		Trace []models.Transfer `json:"trace"`
+	}
+	if err := json.Unmarshal([]byte(mustRun(t, args...)), &out); err != nil {
+		t.Fatal(err)
+	}
+	return out.Trace
+}
+
+// filterFlag checks that a flag lists exactly the records of the whole
+// listing that keep says, in order, and that keep drops some but not all.
+func filterFlag(t *testing.T, flag, value string, keep func(models.Transfer) bool) {
+	t.Helper()
+	all := ticketTrace(t)
+	want := slices.DeleteFunc(slices.Clone(all), func(tr models.Transfer) bool { return !keep(tr) })
+	if len(want) == 0 || len(want) == len(all) {
+		t.Fatalf("%s %s keeps %d of %d transfers: want some, not all", flag, value, len(want), len(all))
+	}
+	if got := ticketTrace(t, flag, value); !slices.Equal(got, want) {
+		t.Fatalf("%s %s listed %d transfers; want those %d of the whole listing", flag, value, len(got), len(want))
+	}
+}
+
 // --trace-from starts the listing later in the interval: its transfers are
 // the whole interval's from that time on, the same records.
 func TestTraceFromSkipsTheStart(t *testing.T) {
-	args := []string{"explain", "host-microbench", "--variant", "ticket", "--cores", "2", "--format", "json", "--trace", "100000"}
-	var all, late struct {
-		Trace []models.Transfer `json:"trace"`
-	}
-	for _, x := range []struct {
-		extra []string
-		into  any
-	}{{nil, &all}, {[]string{"--trace-from", "100us"}, &late}} {
-		if err := json.Unmarshal([]byte(mustRun(t, append(args, x.extra...)...)), x.into); err != nil {
-			t.Fatal(err)
-		}
-	}
-	var want []models.Transfer
-	for _, tr := range all.Trace {
-		if tr.AskedNs >= 100e3 {
-			want = append(want, tr)
-		}
-	}
-	if len(want) == 0 || len(want) == len(all.Trace) {
-		t.Fatalf("%d of %d transfers asked from 100us on: want some, not all", len(want), len(all.Trace))
-	}
-	if !slices.Equal(late.Trace, want) {
-		t.Fatalf("--trace-from 100us listed %d transfers; want the %d of the whole listing from then on", len(late.Trace), len(want))
-	}
+	filterFlag(t, "--trace-from", "100us", func(tr models.Transfer) bool { return tr.AskedNs >= 100e3 })
 }
 
 // --trace-line lists the transfers of the named lines only: the whole
 // listing's, in the same order, without the others.
 func TestTraceLineKeepsOnlyItsLines(t *testing.T) {
-	args := []string{"explain", "host-microbench", "--variant", "ticket", "--cores", "2", "--format", "json", "--trace", "100000"}
-	var all, one struct {
-		Trace []models.Transfer `json:"trace"`
-	}
-	for _, x := range []struct {
-		extra []string
-		into  any
-	}{{nil, &all}, {[]string{"--trace-line", "protected"}, &one}} {
-		if err := json.Unmarshal([]byte(mustRun(t, append(args, x.extra...)...)), x.into); err != nil {
-			t.Fatal(err)
-		}
-	}
-	var want []models.Transfer
-	for _, tr := range all.Trace {
-		if tr.Line == "protected" {
-			want = append(want, tr)
-		}
-	}
-	if len(want) == 0 || len(want) == len(all.Trace) {
-		t.Fatalf("%d of %d transfers are of line protected: want some, not all", len(want), len(all.Trace))
-	}
-	if !slices.Equal(one.Trace, want) {
-		t.Fatalf("--trace-line protected listed %d transfers; want the %d of the whole listing on that line", len(one.Trace), len(want))
-	}
+	filterFlag(t, "--trace-line", "protected", func(tr models.Transfer) bool { return tr.Line == "protected" })
 }
