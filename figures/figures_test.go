@@ -343,6 +343,34 @@ func TestHeatmapCellsAddUpToLineTransfers(t *testing.T) {
 	}
 }
 
+// A heat map of a variant other than the first, in a scenario that runs
+// replications (netdev-refcnt runs 3), draws that variant's run: its cells
+// add up to the line transfers of that variant at the scenario's seed.
+func TestHeatmapOfALaterVariant(t *testing.T) {
+	s, o := short(t, "netdev-refcnt")
+	o.Kind, o.Variant, o.X = "heatmap", "percpu-refcnt", 4
+	f, err := figures.Make(s, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := map[string]float64{}
+	for _, r := range rows(t, f) {
+		if r["variant"] != "percpu-refcnt" {
+			t.Fatalf("row %v: want variant percpu-refcnt", r)
+		}
+		sum[r["line"]] += float(t, r["transfers"])
+	}
+	res, err := s.Simulate(scenarios.Point{Series: s.Series[0], Variant: "percpu-refcnt", Axis: "cores", X: 4, Seed: s.Run.Seed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range res.Lines {
+		if !l.PerCPU && float64(l.Transfers) != sum[l.Name] {
+			t.Errorf("line %s: cells add to %v, the percpu-refcnt run moved it %d times", l.Name, sum[l.Name], l.Transfers)
+		}
+	}
+}
+
 // Grace periods only accumulate, and the memory waiting for one is never
 // more than the batch has queued (1 KiB per filter in flower-insert).
 func TestTimelineInvariants(t *testing.T) {
