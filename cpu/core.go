@@ -499,7 +499,7 @@ func (c *Core) SpinAccess(label Label, l *cacheline.Line, op cacheline.Op) sim.T
 // to a as work and the wait for the line as stall.
 func (c *Core) access(a *account, l *cacheline.Line, op cacheline.Op, work, stall State, now sim.Time) sim.Time {
 	p := &c.M.prof
-	if c.M.tracing {
+	if c.M.lines.Trace != nil {
 		c.M.asking = Label(slices.Index(c.acct, a))
 	}
 	// First what the core waits for before the request leaves: a free

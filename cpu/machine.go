@@ -30,10 +30,9 @@ type Machine struct {
 	reorderReach sim.Time
 	storeIssue   sim.Time // a store that does not wait: a cycle to issue into the store buffer
 
-	// tracing is set while TraceTransfers' function listens; asking is then
-	// the symbol of the access in progress (-1: a spinning core's re-read).
-	tracing bool
-	asking  Label
+	// asking is, while TraceTransfers' function listens, the symbol of the
+	// access in progress (-1: a spinning core's re-read).
+	asking Label
 }
 
 // Traced is a line transfer as TraceTransfers reports it: what the home
@@ -46,9 +45,8 @@ type Traced struct {
 
 // TraceTransfers has f told of every line transfer asked for at from or
 // later, in the order the homes serve them. Without it nothing is traced
-// and an access pays one test of a flag.
+// and an access pays one test for the hook.
 func (m *Machine) TraceTransfers(from sim.Time, f func(Traced)) {
-	m.tracing = true
 	m.lines.Trace = func(t cacheline.Transfer) {
 		if t.Asked < from {
 			return
