@@ -31,13 +31,12 @@ func transfers(s *scenarios.Scenario, series []*scenarios.Series, o Options) (*F
 	if x == 0 {
 		// The smallest point where two CPUs can share a line: few CPUs,
 		// few colours, a chain one can follow.
-		xs := axisValues(s, se, o)
-		x = xs[len(xs)-1]
-		for _, v := range slices.Backward(xs) {
-			if v >= 2 {
-				x = v
-			}
+		xs := axisValues(s, se, o) // sorted
+		i := slices.IndexFunc(xs, func(v float64) bool { return v >= 2 })
+		if i < 0 {
+			i = len(xs) - 1
 		}
+		x = xs[i]
 	}
 	g, vi, err := onePoint(s, se, x, o, func(r *models.Result) float64 { return float64(totalTransfers(r)) })
 	if err != nil {
