@@ -316,59 +316,48 @@ func TestBreakdownAddsUpTo100(t *testing.T) {
 	}
 }
 
-// The heat map's cells of a line add up to the line's transfers in the
-// simulated perf c2c of the same run.
-func TestHeatmapCellsAddUpToLineTransfers(t *testing.T) {
-	s, o := short(t, "ingress")
-	o.Kind, o.Variant, o.X = "heatmap", "locked", 4
+// heatmapSums draws the heat map of variant at x of the scenario's series
+// se, checks that its cells of each line add up to that line's transfers in
+// the simulated perf c2c of the same run, and returns the sums by line.
+func heatmapSums(t *testing.T, name string, se int, variant string, x float64) map[string]float64 {
+	t.Helper()
+	s, o := short(t, name)
+	o.Kind, o.Series, o.Variant, o.X = "heatmap", s.Series[se].Name, variant, x
 	f, err := figures.Make(s, o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	sum := map[string]float64{}
 	for _, r := range rows(t, f) {
+		if r["variant"] != variant {
+			t.Fatalf("row %v: want variant %s", r, variant)
+		}
 		sum[r["line"]] += float(t, r["transfers"])
 	}
-	res, err := s.Simulate(scenarios.Point{Series: s.Series[0], Variant: "locked", Axis: "cores", X: 4, Seed: s.Run.Seed})
+	res, err := s.Simulate(scenarios.Point{Series: s.Series[se], Variant: variant, Axis: s.Series[se].Axis, X: x, Seed: s.Run.Seed})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, l := range res.Lines {
 		if !l.PerCPU && float64(l.Transfers) != sum[l.Name] {
-			t.Errorf("line %s: cells add to %v, perf c2c says %d", l.Name, sum[l.Name], l.Transfers)
+			t.Errorf("line %s: cells add to %v, the %s run's perf c2c says %d", l.Name, sum[l.Name], variant, l.Transfers)
 		}
 	}
-	if sum["qdisc_lock"] == 0 {
+	return sum
+}
+
+// The heat map's cells of a line add up to the line's transfers in the
+// simulated perf c2c of the same run.
+func TestHeatmapCellsAddUpToLineTransfers(t *testing.T) {
+	if sum := heatmapSums(t, "ingress", 0, "locked", 4); sum["qdisc_lock"] == 0 {
 		t.Error("the lock word of 4 CPUs never moved")
 	}
 }
 
 // A heat map of a variant other than the first, in a scenario that runs
-// replications (netdev-refcnt runs 3), draws that variant's run: its cells
-// add up to the line transfers of that variant at the scenario's seed.
+// replications (netdev-refcnt runs 3), draws that variant's run.
 func TestHeatmapOfALaterVariant(t *testing.T) {
-	s, o := short(t, "netdev-refcnt")
-	o.Kind, o.Variant, o.X = "heatmap", "percpu-refcnt", 4
-	f, err := figures.Make(s, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sum := map[string]float64{}
-	for _, r := range rows(t, f) {
-		if r["variant"] != "percpu-refcnt" {
-			t.Fatalf("row %v: want variant percpu-refcnt", r)
-		}
-		sum[r["line"]] += float(t, r["transfers"])
-	}
-	res, err := s.Simulate(scenarios.Point{Series: s.Series[0], Variant: "percpu-refcnt", Axis: "cores", X: 4, Seed: s.Run.Seed})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, l := range res.Lines {
-		if !l.PerCPU && float64(l.Transfers) != sum[l.Name] {
-			t.Errorf("line %s: cells add to %v, the percpu-refcnt run moved it %d times", l.Name, sum[l.Name], l.Transfers)
-		}
-	}
+	heatmapSums(t, "netdev-refcnt", 0, "percpu-refcnt", 4)
 }
 
 // Grace periods only accumulate, and the memory waiting for one is never
