@@ -81,6 +81,7 @@ type Spinlock struct {
 	linked        []bool     // a queued CPU has written its predecessor's next pointer
 	linkedAt      []sim.Time // when that write is visible
 	granted       []bool     // MCS: handed the lock; qspinlock: made the queue's head
+	grantedAt     []sim.Time // when that write is visible
 	ticket        []int64    // ticket held while waiting, by core
 	phase         []lockPhase
 	inflight      []bool      // an atomic issued by this CPU has not executed yet
@@ -135,7 +136,7 @@ func (w *World) NewSpinlockOn(line *cacheline.Line, name string, kind LockKind, 
 	l := &Spinlock{
 		w: w, Name: name, Kind: kind, Line: line,
 		Acquire: w.M.Label(acquire), Release: w.M.Label(release),
-		holder: -1, pending: -1, granted: make([]bool, n), linked: make([]bool, n), linkedAt: make([]sim.Time, n),
+		holder: -1, pending: -1, granted: make([]bool, n), linked: make([]bool, n), linkedAt: make([]sim.Time, n), grantedAt: make([]sim.Time, n),
 		ticket: make([]int64, n), phase: make([]lockPhase, n), inflight: make([]bool, n), reading: make([]bool, n), unlocks: make([]sim.Event, n), unlocking: make([]bool, n), sets: make([]sim.Event, n),
 		seenTail: make([]uint64, n),
 	}
@@ -392,11 +393,20 @@ func (l *Spinlock) link(c *cpu.Core) (cpu.Outcome, sim.Time) {
 	return l.awaitGrant(c, done)
 }
 
-// awaitGrant spins on the own node until the predecessor hands over.
+// awaitGrant spins on the own node until the predecessor hands over. The
+// grant is a store that leaves the predecessor's store buffer after its
+// earlier stores (x86 keeps stores in order): a read served before it is
+// visible still sees the node waiting, and the CPU reads it again then.
+// Without that, a qspinlock head could read the word before the store
+// that set its locked byte had landed, and take the lock from under it.
 func (l *Spinlock) awaitGrant(c *cpu.Core, done sim.Time) (cpu.Outcome, sim.Time) {
 	id := c.ID
 	if !l.granted[id] {
 		return spinOn(c, l.node(id), done, l.Acquire)
+	}
+	if at := l.grantedAt[id]; at > done {
+		c.Charge(l.Acquire, cpu.Spin, at-done)
+		return cpu.Again, at
 	}
 	l.granted[id] = false
 	if l.Kind == Qspinlock {
@@ -566,9 +576,12 @@ func (l *Spinlock) handOver(c *cpu.Core, succ int) (cpu.Outcome, sim.Time) {
 		l.queue = l.queue[1:]
 		l.release(id)
 		l.holder = succ
-		return cpu.Next, c.Access(l.Release, l.node(succ), cacheline.Store)
+		done := c.Access(l.Release, l.node(succ), cacheline.Store)
+		l.grantedAt[succ] = c.StoresVisible()
+		return cpu.Next, done
 	}
 	c.Access(label, l.node(succ), cacheline.Store)
+	l.grantedAt[succ] = c.StoresVisible()
 	return cpu.Next, l.leaveQueue(c)
 }
 
@@ -686,7 +699,9 @@ func (l *Spinlock) unlocked(id int, at sim.Time) {
 // setLocked shows qspinlock's word locked, and its pending bit clear, where
 // c's store that takes the lock lands. No other CPU can take the lock
 // meanwhile: the word shows the tail of a queue or the pending bit until
-// then, and a fast path's cmpxchg needs all three clear.
+// then, a fast path's cmpxchg needs all three clear, and the successor c
+// makes the queue's head sees that grant only once this store has landed
+// (awaitGrant).
 func (l *Spinlock) setLocked(c *cpu.Core) {
 	ev := &l.sets[c.ID]
 	if ev.Action == nil {

@@ -23,6 +23,7 @@ type lockCase struct {
 	Jitter  cpu.Jitter
 	Outside sim.Time // compute before the lock
 	Inside  sim.Time // compute in the critical section
+	Store   bool     // a store to a line every CPU writes, before the lock: still in the store buffer when the lock's stores go out
 }
 
 var lockNames = []string{"ticket", "qspinlock", "qspinlock-cmpxchg-claim", "mcs", "test-and-set", "test-and-test-and-set", "mutex"}
@@ -35,6 +36,7 @@ func (lockCase) Generate(r *rand.Rand, _ int) reflect.Value {
 		Jitter:  cpu.Jitter(r.Intn(2)),
 		Outside: sim.Time(r.Intn(500)) * sim.Nanosecond,
 		Inside:  sim.Time(1+r.Intn(100)) * sim.Nanosecond,
+		Store:   r.Intn(2) == 1,
 	})
 }
 
@@ -123,10 +125,14 @@ func TestLockProperties(t *testing.T) {
 		w := newWorld(t, testProfile(tc.Jitter), tc.Seed, models.DefaultKernel())
 		lock, unlock := lockSteps(t, w, tc.Lock)
 		mon := newCSMonitor()
+		p := guarded(w, lock, unlock, mon, tc.Outside, tc.Inside)
+		if tc.Store {
+			p.Steps = append([]cpu.Step{access(w, "rx", newLine(t, w, "data", false), cacheline.Store)}, p.Steps...)
+		}
 		// 300 µs is hundreds of handoffs even for 16 CPUs on a collapsing
 		// ticket lock (~1 µs a handoff) or a mutex (5 µs wake-ups): every
 		// CPU has had many turns unless the lock starves it.
-		res := flood(t, w, guarded(w, lock, unlock, mon, tc.Outside, tc.Inside), tc.Cores, 20*sim.Microsecond, 300*sim.Microsecond)
+		res := flood(t, w, p, tc.Cores, 20*sim.Microsecond, 300*sim.Microsecond)
 		if mon.err != nil {
 			t.Errorf("%+v: mutual exclusion: %v", tc, mon.err)
 			return false

@@ -177,7 +177,10 @@ func shorten(s *scenarios.Scenario) (scenarios.Point, bool) {
 // every kind of step, the lock kind, the workload) and simulates them: byte
 // mutations of a whole file rarely keep it valid, so FuzzParse seldom gets
 // this far. A model error (an unbalanced unlock, a deadlock) is an answer;
-// a panic or a hang is a bug.
+// a panic or a hang is a bug. testdata/fuzz/FuzzSimulate/7bfc997d4a6cb8ca
+// is one: a qspinlock head's grant to its successor was seen before the
+// head's set_locked store had left its store buffer, and the successor took
+// the lock too.
 func FuzzSimulate(f *testing.F) {
 	// kind: the spinlock is kind%5, the workload kind/4 (see scenarioFrom).
 	f.Add([]byte{0, 5, 3, 6}, uint8(2), uint8(0), uint16(20), false)          // ingress-like locked path
