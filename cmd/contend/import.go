@@ -175,6 +175,16 @@ func isTable(src []byte) bool {
 	return bytes.HasPrefix(bytes.TrimSpace(first), []byte("variant,"))
 }
 
+// csvError says where a table is not CSV: its line and column, and how a
+// field with quotes is written.
+func csvError(name string, err error) error {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s:%d: column %d: %v; a field with a quote or a comma in it is written in quotes, each quote in it doubled: \"a \"\"b\"\", c\"", name, pe.Line, pe.Column, pe.Err)
+	}
+	return fmt.Errorf("%s: %v", name, err)
+}
+
 var tableColumns = []string{"variant", "axis", "x", "metric", "value", "unit"}
 
 // parseTable reads a CSV of measured points: variant, axis, x, metric,
@@ -184,7 +194,7 @@ func parseTable(name string, src []byte, o importOptions) ([]block, error) {
 	r.FieldsPerRecord = -1
 	header, err := r.Read()
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", name, err)
+		return nil, csvError(name, err)
 	}
 	col := map[string]int{}
 	for i, h := range header {
@@ -201,10 +211,10 @@ func parseTable(name string, src []byte, o importOptions) ([]block, error) {
 		if errors.Is(err, io.EOF) {
 			return out, nil
 		}
-		line, _ := r.FieldPos(0)
 		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %v", name, line, err)
+			return nil, csvError(name, err)
 		}
+		line, _ := r.FieldPos(0)
 		get := func(c string) string {
 			if i, ok := col[c]; ok && i < len(rec) {
 				return strings.TrimSpace(rec[i])

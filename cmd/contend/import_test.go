@@ -106,6 +106,8 @@ func TestImportTable(t *testing.T) {
 		{"variant,axis,x,metric,value,unit\nv,cores,1,speed,1,Mpps\n", "t.csv:2: \"speed\" is not a metric"},
 		{"variant,axis,x,metric,value,unit\nv,cores,1,throughput,1,Gbps\n", "t.csv:2: \"Gbps\" is not a unit of throughput"},
 		{"variant,axis,x,metric,value,unit\n,cores,1,throughput,1,Mpps\n", "t.csv:2: variant is empty"},
+		{"variant,axis,x,metric,value,unit\n0\"0\n", "t.csv:2: column 2: bare \" in non-quoted-field; a field with a quote"},
+		{"variant,\"axis,x,metric,value,unit\n", "t.csv:1: column 35: extraneous or missing \" in quoted-field"},
 	} {
 		if _, err := importFile("t.csv", []byte(tc.src), importOptions{role: "validate"}); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: error %v, want %q", tc.src, err, tc.want)
