@@ -316,3 +316,45 @@ duration = "10us"
 limit = "50ms"
 `, jit, ns, locks[int(kind)%len(locks)], strings.Join(steps, ", "), 1+int(cores)%8, workloads[int(kind/4)%len(workloads)])
 }
+
+// FuzzProfile feeds LoadProfile arbitrary profile files, as --profile does:
+// it must refuse with an error that says something or return a profile, never
+// panic or hang. An accepted profile simulates one capped point of three
+// built-ins on it, which must not panic or hang either.
+func FuzzProfile(f *testing.F) {
+	f.Add([]byte(hostProfile))
+	err := fs.WalkDir(scenarios.Builtin(), "profiles", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".toml") {
+			return err
+		}
+		data, err := fs.ReadFile(scenarios.Builtin(), p)
+		f.Add(data)
+		return err
+	})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		var p *scenarios.Profile
+		var err error
+		within(t, "LoadProfile", func() { p, err = scenarios.LoadProfile(fstest.MapFS{"p.toml": {Data: src}}, "p.toml") })
+		if err != nil {
+			if strings.TrimSpace(err.Error()) == "" {
+				t.Fatal("LoadProfile refused with an empty error")
+			}
+			return
+		}
+		for _, name := range []string{"host-microbench", "qspinlock", "ingress"} {
+			s, err := scenarios.LoadBuiltin(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.UseProfile(p)
+			pt, ok := shorten(s)
+			if !ok {
+				continue
+			}
+			within(t, "Simulate "+name, func() { _, _ = s.Simulate(pt) })
+		}
+	})
+}
