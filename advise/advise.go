@@ -195,7 +195,7 @@ func Render(cands []Candidate) []byte {
 		for _, l := range c.Lines {
 			if !slices.Contains(lines, l.Name) {
 				lines = append(lines, l.Name)
-				fmt.Fprintf(&b, "\n[[line]]\nname = %s\npercpu = %v\n", quote(l.Name), l.PerCPU)
+				fmt.Fprintf(&b, "\n[[line]]\nname = %s\npercpu = %v\n", scenarios.Quote(l.Name), l.PerCPU)
 			}
 		}
 		for _, l := range c.Locks {
@@ -206,7 +206,7 @@ func Render(cands []Candidate) []byte {
 		}
 	}
 	for _, c := range cands {
-		fmt.Fprintf(&b, "\n[[variant]]\nname = %s\ndescription = %s\nsteps = [\n", quote(c.Variant), quote(c.What))
+		fmt.Fprintf(&b, "\n[[variant]]\nname = %s\ndescription = %s\nsteps = [\n", scenarios.Quote(c.Variant), scenarios.Quote(c.What))
 		for _, st := range c.Steps {
 			b.WriteString("  " + renderStep(st) + ",\n")
 		}
@@ -216,10 +216,10 @@ func Render(cands []Candidate) []byte {
 }
 
 func renderLock(b *strings.Builder, l Lock) {
-	fmt.Fprintf(b, "\n[[lock]]\nname = %s\nkind = %s\n", quote(l.Name), quote(l.Kind))
+	fmt.Fprintf(b, "\n[[lock]]\nname = %s\nkind = %s\n", scenarios.Quote(l.Name), scenarios.Quote(l.Kind))
 	for _, kv := range [][2]string{{"line", l.Line}, {"backoff", l.Backoff}, {"claim", l.Claim}, {"acquire_label", l.Acquire}, {"release_label", l.Release}} {
 		if kv[1] != "" {
-			fmt.Fprintf(b, "%s = %s\n", kv[0], quote(kv[1]))
+			fmt.Fprintf(b, "%s = %s\n", kv[0], scenarios.Quote(kv[1]))
 		}
 	}
 }
@@ -233,10 +233,10 @@ func renderStep(st Step) string {
 	case isFree(st.Kind):
 		kv = append(kv, st.Kind.String()+" = "+strconv.FormatInt(st.Bytes, 10))
 	default:
-		kv = append(kv, st.Kind.String()+" = "+quote(st.Arg))
+		kv = append(kv, st.Kind.String()+" = "+scenarios.Quote(st.Arg))
 	}
 	if st.Label != "" {
-		kv = append(kv, "label = "+quote(st.Label))
+		kv = append(kv, "label = "+scenarios.Quote(st.Label))
 	}
 	if st.Steps != nil {
 		body := make([]string, len(st.Steps))
@@ -246,23 +246,4 @@ func renderStep(st Step) string {
 		kv = append(kv, "steps = [ "+strings.Join(body, ", ")+" ]")
 	}
 	return "{ " + strings.Join(kv, ", ") + " }"
-}
-
-// quote writes s as a TOML basic string.
-func quote(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch {
-		case r == '"' || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, "\\u%04x", r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
 }

@@ -127,33 +127,9 @@ func commentText(s string) string {
 	}, s)
 }
 
-// tomlString is s as a TOML basic string. Go's %q is not one: it writes
-// \x0e and \a, which TOML does not have.
-func tomlString(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch {
-		case r == '"' || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, `\u%04X`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
-}
-
 func writeReference(b *strings.Builder, p point, o importOptions) {
 	b.WriteString("[[series.reference]]\n")
-	fmt.Fprintf(b, "variant = %s\n", tomlString(p.variant))
+	fmt.Fprintf(b, "variant = %s\n", scenarios.Quote(p.variant))
 	axis, x := o.axis, o.x
 	if p.axis != "" {
 		axis = p.axis
@@ -162,15 +138,15 @@ func writeReference(b *strings.Builder, p point, o importOptions) {
 		x = p.x
 	}
 	if axis != "" {
-		fmt.Fprintf(b, "axis = %s\n", tomlString(axis))
+		fmt.Fprintf(b, "axis = %s\n", scenarios.Quote(axis))
 	}
 	fmt.Fprintf(b, "x = %s\n", strconv.FormatFloat(x, 'g', -1, 64))
-	fmt.Fprintf(b, "metric = %s\nvalue = %s\nunit = %s\n", tomlString(p.metric), strconv.FormatFloat(p.value, 'g', 8, 64), tomlString(p.unit))
+	fmt.Fprintf(b, "metric = %s\nvalue = %s\nunit = %s\n", scenarios.Quote(p.metric), strconv.FormatFloat(p.value, 'g', 8, 64), scenarios.Quote(p.unit))
 	role := o.role
 	if p.role != "" {
 		role = p.role
 	}
-	fmt.Fprintf(b, "role = %s\nsource = %s\n", tomlString(role), tomlString(p.source))
+	fmt.Fprintf(b, "role = %s\nsource = %s\n", scenarios.Quote(role), scenarios.Quote(p.source))
 }
 
 // assignVariants gives every block without a variant of its own the next
