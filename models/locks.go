@@ -572,16 +572,14 @@ func (l *Spinlock) handOver(c *cpu.Core, succ int) (cpu.Outcome, sim.Time) {
 	}
 	l.phase[id] = outside
 	l.granted[succ] = true
+	done := c.Access(label, l.node(succ), cacheline.Store)
+	l.grantedAt[succ] = c.StoresVisible()
 	if l.Kind == MCS {
 		l.queue = l.queue[1:]
 		l.release(id)
 		l.holder = succ
-		done := c.Access(l.Release, l.node(succ), cacheline.Store)
-		l.grantedAt[succ] = c.StoresVisible()
 		return cpu.Next, done
 	}
-	c.Access(label, l.node(succ), cacheline.Store)
-	l.grantedAt[succ] = c.StoresVisible()
 	return cpu.Next, l.leaveQueue(c)
 }
 
