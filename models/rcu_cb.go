@@ -400,7 +400,7 @@ func (r *RCU) fillResult(out *RCUResult) {
 			continue
 		}
 		out.Calls = append(out.Calls, RCUCallResult{Call: CallKind(k).String(), Count: h.Count(),
-			MinUs: us(h.Quantile(0)), MeanUs: us(h.Mean()), P50Us: us(h.Quantile(0.5)),
+			MinUs: us(float64(h.Min())), MeanUs: us(h.Mean()), P50Us: us(h.Quantile(0.5)),
 			P99Us: us(h.Quantile(0.99)), MaxUs: us(float64(h.Max()))})
 	}
 	if st.Phases[0].Count() == 0 {

@@ -123,11 +123,19 @@ func (h *Histogram) Mean() float64 {
 // Max returns the largest recorded value.
 func (h *Histogram) Max() int64 { return h.max }
 
+// Min returns the smallest recorded value.
+func (h *Histogram) Min() int64 { return h.min }
+
 // Quantile returns an estimate of the q-quantile (0 ≤ q ≤ 1), clamped to the
-// recorded range.
+// recorded range; the 0- and 1-quantiles are the exact minimum and maximum.
 func (h *Histogram) Quantile(q float64) float64 {
-	if h.n == 0 {
+	switch {
+	case h.n == 0:
 		return 0
+	case q <= 0:
+		return float64(h.min)
+	case q >= 1:
+		return float64(h.max)
 	}
 	rank := uint64(math.Ceil(q * float64(h.n)))
 	if rank < 1 {

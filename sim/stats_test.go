@@ -72,6 +72,23 @@ func TestHistogramQuantileClamped(t *testing.T) {
 	}
 }
 
+// The 0- and 1-quantiles are the exact extremes, not a bucket's middle:
+// 993 and 1006 share the bucket [992, 1008), whose middle, 1000, lies
+// between them. So the minimum never exceeds the mean.
+func TestHistogramExtremesExact(t *testing.T) {
+	var h sim.Histogram
+	for range 3 {
+		h.Record(993)
+	}
+	h.Record(1006)
+	if lo, hi := h.Quantile(0), h.Quantile(1); lo != 993 || hi != 1006 {
+		t.Errorf("Quantile(0), Quantile(1) = %v, %v; want 993, 1006", lo, hi)
+	}
+	if h.Min() != 993 || float64(h.Min()) > h.Mean() {
+		t.Errorf("Min() = %d, Mean() = %v; want 993, and the minimum at most the mean", h.Min(), h.Mean())
+	}
+}
+
 func TestHistogramCountMeanMax(t *testing.T) {
 	vs := histogramSample(100_000)
 	var h sim.Histogram
