@@ -87,6 +87,14 @@ type Stats struct {
 	ByCore        []uint64 // accesses by core
 	TransfersBy   []uint64 // transfers by requesting core (the heat map of who pulls the line)
 	TransferTime  sim.Time // total time the line spent moving
+	// Busy is how long the line's home could serve no other request: a
+	// transfer and the atomic that holds the line once it has come, a
+	// read's occupancy, a previous owner's atomic in its grace. A line
+	// busy nearly all the time is a bottleneck: requests for it queue,
+	// and taking traffic off another line moves the waiting here. An
+	// owner's own hits do not count: while a core owns the line, no other
+	// has asked for it.
+	Busy sim.Time
 }
 
 // Line is one named cache line. Its fields describe the state after every
@@ -145,6 +153,15 @@ func (l *Line) Sharers() []int {
 		}
 	}
 	return out
+}
+
+// occupy keeps the line's home busy from from until to: requests that come
+// meanwhile wait. Overlapping spans count once in Stats.Busy.
+func (l *Line) occupy(from, to sim.Time) {
+	if to > l.freeAt {
+		l.Stats.Busy += to - max(from, l.freeAt)
+		l.freeAt = to
+	}
 }
 
 func (l *Line) isSharer(c int) bool { return l.sharers[c>>6]&(1<<uint(c&63)) != 0 }

@@ -184,7 +184,7 @@ func (s *System) Access(now sim.Time, core int, l *Line, op Op, hold sim.Time) R
 	if l.graceHit(now, core, op, hold) {
 		st.Hits++
 		if op != Load {
-			l.freeAt = max(l.freeAt, now+hold)
+			l.occupy(now, now+hold)
 			// The previous owner writes before the line leaves it:
 			// whoever is waiting for the line will get this value, so
 			// cores watching it must look again.
@@ -235,9 +235,9 @@ func (s *System) Access(now sim.Time, core int, l *Line, op Op, hold sim.Time) R
 	}
 	done := start + service
 	if serial {
-		l.freeAt = done + hold
+		l.occupy(start, done+hold)
 	} else {
-		l.freeAt = start + s.Occupancy
+		l.occupy(start, start+s.Occupancy)
 	}
 	if op != Load {
 		s.wakeLosers(l, core, done)
@@ -428,5 +428,7 @@ func (s *System) wakeLosers(l *Line, writer int, at sim.Time) {
 	}
 }
 
-// HoldUntil keeps l at its owner until at: later requests wait for it.
-func (s *System) HoldUntil(l *Line, at sim.Time) { l.freeAt = max(l.freeAt, at) }
+// HoldUntil keeps l at its owner until at: later requests wait for it. The
+// owner holds it from the access that brought it, so the line is busy
+// until then.
+func (s *System) HoldUntil(l *Line, at sim.Time) { l.occupy(l.freeAt, at) }

@@ -241,3 +241,46 @@ func TestTraceRecordsEveryServedRequest(t *testing.T) {
 		t.Fatalf("trace has %d records, the line's stats %d transfers", n, l.Stats.Transfers)
 	}
 }
+
+// Busy is the time the line's home can serve no other request, each span
+// once: a transfer and the atomic that holds the line after it, a read's
+// occupancy, an owner's hold that later requests wait for. Three requests
+// at the same instant queue one behind the other, so the line is busy for
+// the sum of their spans; an owner's hits, which no one waits behind, add
+// nothing.
+func TestBusyCountsEachSpanOnce(t *testing.T) {
+	s, ls := newSystem(t, grid{n: 4, perSocket: 4}, "x")
+	s.Occupancy = testOccupancy
+	l := ls[0]
+	const hold = 5 * sim.Nanosecond
+	// From memory to core 0, then queued behind it core 2 (same socket),
+	// then core 1 (core 0's SMT sibling, but the line is at core 2 by then).
+	r0 := s.Access(0, 0, l, cacheline.RMW, hold)
+	r2 := s.Access(0, 2, l, cacheline.RMW, hold)
+	r1 := s.Access(0, 1, l, cacheline.RMW, hold)
+	want := testLat[cacheline.Memory] + testLat[cacheline.SameSocket] + testLat[cacheline.SameSocket] + 3*hold
+	if got := l.Stats.Busy; got != want {
+		t.Fatalf("busy %v after three queued RMWs (done at %v, %v, %v); want %v", got, r0.Done, r2.Done, r1.Done, want)
+	}
+	// Core 1 owns it: its own atomics are hits and keep no one waiting.
+	now := r1.Done + 100*sim.Nanosecond
+	s.Access(now, 1, l, cacheline.RMW, hold)
+	if got := l.Stats.Busy; got != want {
+		t.Fatalf("busy %v after an owner's hit; want it unchanged, %v", got, want)
+	}
+	// A hold that overlaps the one before it counts only its new part.
+	s.HoldUntil(l, now+hold+2*sim.Nanosecond)
+	want += 2 * sim.Nanosecond
+	if got := l.Stats.Busy; got != want {
+		t.Fatalf("busy %v after extending a hold by 2ns; want %v", got, want)
+	}
+	// Two cores read it: the first is a transfer from core 1 (HITM, serial),
+	// the second is served beside it from the LLC for the home's occupancy.
+	now += sim.Microsecond
+	a := s.Access(now, 0, l, cacheline.Load, 0)
+	s.Access(a.Done, 3, l, cacheline.Load, 0)
+	want += a.Transfer + testOccupancy
+	if got := l.Stats.Busy; got != want {
+		t.Fatalf("busy %v after a transfer and a shared read; want %v", got, want)
+	}
+}

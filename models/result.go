@@ -61,6 +61,9 @@ type LineResult struct {
 	QueueNsPerPacket   float64 `json:"queue_ns_per_packet"`
 	MeanQueueNs        float64 `json:"mean_queue_ns"` // per transfer
 	MaxQueueNs         float64 `json:"max_queue_ns"`
+	// BusyPct is the share of the run its home could serve no other
+	// request (cacheline.Stats.Busy): near 100, the line is a bottleneck.
+	BusyPct float64 `json:"busy_pct"`
 	// TransfersByCPU is the transfers each CPU's misses caused, by CPU id.
 	TransfersByCPU []uint64 `json:"transfers_by_cpu"`
 }
@@ -161,7 +164,7 @@ func (w *World) result(d *driver, spec RunSpec) *Result {
 		}
 	}
 	res.Profile = w.profile(cores, perOp)
-	res.Lines = w.lineResults(perOp)
+	res.Lines = w.lineResults(perOp, span)
 	for _, l := range w.locks {
 		res.Locks = append(res.Locks, lockResult(l))
 	}
@@ -237,7 +240,7 @@ func (w *World) profile(cores []int, n uint64) []LabelResult {
 	return out
 }
 
-func (w *World) lineResults(n uint64) []LineResult {
+func (w *World) lineResults(n uint64, span sim.Time) []LineResult {
 	out := []LineResult{}
 	for _, l := range w.M.Lines() {
 		st := &l.Stats
@@ -253,6 +256,9 @@ func (w *World) lineResults(n uint64) []LineResult {
 			MeanQueueNs:        perPacket(st.QueueDelay.Nanoseconds(), st.Transfers),
 			MaxQueueNs:         st.MaxQueueDelay.Nanoseconds(),
 			TransfersByCPU:     slices.Clone(st.TransfersBy),
+		}
+		if span > 0 {
+			lr.BusyPct = 100 * min(1, float64(st.Busy)/float64(span))
 		}
 		out = append(out, lr)
 	}

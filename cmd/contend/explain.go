@@ -184,6 +184,32 @@ func writeExplain(buf *bytes.Buffer, s *scenarios.Scenario, se *scenarios.Series
 		}
 		fmt.Fprintf(buf, "\nwhy: line %s moves between CPUs %.2f times per %s (%.2f HITM), waiting %.1f ns per %s\n", l.Name, l.TransfersPerPacket, unit, l.HITMPerPacket, l.QueueNsPerPacket, unit)
 		fmt.Fprintf(buf, "  in its queue: every CPU writes it. Writing it less often (per-cpu, or once per jiffy) removes that.\n")
+		writeBusyWhy(buf, l, res.Seconds)
+	}
+}
+
+// writeBusyWhy says how loaded a line's home is, and what that means for a
+// change: a line busy nearly all the time is the bottleneck; one whose
+// requests wait far longer than its load explains gets them in bursts. The
+// yardstick is the M/D/1 queue, evenly spread (Poisson) requests each
+// holding the line for the line's mean busy time per transfer: they wait
+// rho/(2(1-rho)) of that on average.
+func writeBusyWhy(buf *bytes.Buffer, l models.LineResult, seconds float64) {
+	rho := l.BusyPct / 100
+	switch {
+	case rho >= 0.9:
+		fmt.Fprintf(buf, "  Its home is busy %.1f%% of the time: it is a bottleneck. A change that takes traffic off other\n", l.BusyPct)
+		fmt.Fprintf(buf, "  lines only moves their waiting here.\n")
+	case l.Transfers > 0 && l.MeanQueueNs > 0:
+		service := rho * seconds * 1e9 / float64(l.Transfers)
+		even := rho / (2 * (1 - rho)) * service
+		if l.MeanQueueNs > 2*even {
+			fmt.Fprintf(buf, "  Its home is busy %.1f%% of the time, yet a transfer waits %.1f ns, where evenly spread requests\n", l.BusyPct, l.MeanQueueNs)
+			fmt.Fprintf(buf, "  at that load would wait %.1f (M/D/1): its requests come bunched, many CPUs asking at the same\n", even)
+			fmt.Fprintf(buf, "  moments, and then it is saturated.\n")
+			return
+		}
+		fmt.Fprintf(buf, "  Its home is busy %.1f%% of the time.\n", l.BusyPct)
 	}
 }
 
@@ -235,7 +261,7 @@ func writeC2C(buf *bytes.Buffer, res *models.Result, unit string) {
 	for _, l := range res.Lines {
 		remote = remote || l.Remote > 0
 	}
-	head := fmt.Sprintf("  Line\ttransfers/%s\tHITM/%s\tqueue ns/%s\tmean queue ns", unit, unit, unit)
+	head := fmt.Sprintf("  Line\ttransfers/%s\tHITM/%s\tqueue ns/%s\tmean queue ns\tbusy", unit, unit, unit)
 	if remote {
 		head += fmt.Sprintf("\tcross-socket/%s", unit)
 	}
@@ -246,7 +272,7 @@ func writeC2C(buf *bytes.Buffer, res *models.Result, unit string) {
 			continue
 		}
 		shared++
-		fmt.Fprintf(tw, "  %s\t%.3f\t%.3f\t%.2f\t%.2f", l.Name, l.TransfersPerPacket, l.HITMPerPacket, l.QueueNsPerPacket, l.MeanQueueNs)
+		fmt.Fprintf(tw, "  %s\t%.3f\t%.3f\t%.2f\t%.2f\t%.1f%%", l.Name, l.TransfersPerPacket, l.HITMPerPacket, l.QueueNsPerPacket, l.MeanQueueNs, l.BusyPct)
 		if remote {
 			fmt.Fprintf(tw, "\t%.3f", float64(l.Remote)/float64(max(res.Packets, 1)))
 		}
@@ -285,6 +311,7 @@ func writeLockWhy(buf *bytes.Buffer, prof cpu.Profile, res *models.Result, unit 
 					float64(line.Remote)/float64(res.Packets), unit, prof.OtherSocket.Nanoseconds(), prof.SameSocket.Nanoseconds())
 				fmt.Fprintf(buf, "  run on different sockets (see CPUs above); placement = \"compact\" keeps them on one.\n")
 			}
+			writeBusyWhy(buf, line, res.Seconds)
 			continue
 		}
 		hidden := prof.AtomicOverlap * prof.Atomic.Nanoseconds()
