@@ -190,7 +190,7 @@ function onDone(m) {
   $('final').dataset.value = String(first.value);
   $('final-other').textContent = rest.map(x => `${x.metric} ${x.value.toFixed(2)} ${x.unit}`).join(', ');
   fillTable($('perf'), ['label', 'cycles_pct', 'ns_per_packet', 'work_ns', 'stall_ns', 'spin_ns', 'sleep_ns'], m.result.profile);
-  fillTable($('c2c'), ['name', 'transfers_per_packet', 'hitm_per_packet', 'queue_ns_per_packet', 'mean_queue_ns', 'transfers', 'hitm', 'invalidations'], m.result.lines);
+  fillTable($('c2c'), ['name', 'transfers_per_packet', 'hitm_per_packet', 'queue_ns_per_packet', 'mean_queue_ns', 'busy_pct', 'transfers', 'hitm', 'invalidations'], m.result.lines);
   fillTable($('trace'), ['asked_ns', 'queued_ns', 'transfer_ns', 'cpu', 'symbol', 'line', 'op', 'from', 'hitm'], m.trace);
   drawLive();
   setStatus(`done: ${run.started.scenario} ${run.started.variant} ${run.started.axis}=${run.started.x}` + (run.started.replications > 1 ? ` (mean of ${run.started.replications} replications)` : ''));
