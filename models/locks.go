@@ -204,10 +204,17 @@ func (w *World) wait(c *cpu.Core, l locker) bool {
 		c.Fail(fmt.Sprintf("deadlock: waits for %s, which can only be released by a CPU waiting for this one (or by itself)", l.name()))
 		return false
 	}
-	w.percpu[c.ID].waitFor = l
-	w.percpu[c.ID].waitSince = c.Now()
+	st := &w.percpu[c.ID]
+	if st.waitFor != l { // a reader that looks again and still waits goes on waiting
+		st.waitSince = c.Now()
+	}
+	st.waitFor = l
 	return true
 }
+
+// waiting reports whether cpu has waited for a lock since it last took one:
+// an acquisition that ends a wait is a contended one.
+func (w *World) waiting(cpu int) bool { return w.percpu[cpu].waitFor != nil }
 
 // spinOn blocks c spinning on line from time from until the line is written.
 // A core can only wait for a line it holds: a write by the line's owner is a

@@ -88,13 +88,12 @@ func (s *ReadLockStep) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
 	if l.writer < 0 && (l.waiting == 0 || l.readers[id] > 0) {
 		l.readers[id]++
 		l.nread++
-		l.w.acquired(c, &l.Stats, false)
+		l.w.acquired(c, &l.Stats, l.w.waiting(id))
 		return cpu.Next, done
 	}
 	if !l.w.wait(c, l) {
 		return cpu.Block, 0
 	}
-	l.Stats.Contended++
 	l.phase[id] = readerWaiting
 	return spinOn(c, l.Line, done, l.Read)
 }
@@ -141,7 +140,7 @@ func (s *WriteLockStep) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
 		}
 		l.phase[id] = rwOutside
 		l.writer = id
-		l.w.acquired(c, &l.Stats, false)
+		l.w.acquired(c, &l.Stats, l.w.waiting(id))
 		return cpu.Next, done
 	}
 	if l.phase[id] == rwOutside {
@@ -149,7 +148,6 @@ func (s *WriteLockStep) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
 			return cpu.Block, 0
 		}
 		l.waiting++
-		l.Stats.Contended++
 	}
 	l.phase[id] = writerWaiting
 	return spinOn(c, l.Line, done, l.Write)
