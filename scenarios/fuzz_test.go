@@ -9,6 +9,7 @@ import (
 	"testing/fstest"
 	"time"
 
+	"contend/models"
 	"contend/scenarios"
 	"contend/sim"
 )
@@ -105,7 +106,13 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		// A model error (a deadlock the file wrote) is fine; a panic is not.
-		within(t, "Simulate", func() { _, _ = s.Simulate(p) })
+		var r *models.Result
+		within(t, "Simulate", func() { r, err = s.Simulate(p) })
+		if err == nil {
+			if err := consistent(r); err != nil {
+				t.Fatalf("%v\n%s", err, data)
+			}
+		}
 	})
 }
 
@@ -209,7 +216,13 @@ func FuzzSimulate(f *testing.F) {
 		if !ok {
 			t.Fatalf("a generated scenario cannot be capped:\n%s", src)
 		}
-		within(t, "Simulate", func() { _, _ = s.Simulate(p) })
+		var r *models.Result
+		within(t, "Simulate", func() { r, err = s.Simulate(p) })
+		if err == nil {
+			if err := consistent(r); err != nil {
+				t.Fatalf("%v\n%s", err, src)
+			}
+		}
 	})
 }
 
@@ -354,7 +367,13 @@ func FuzzProfile(f *testing.F) {
 			if !ok {
 				continue
 			}
-			within(t, "Simulate "+name, func() { _, _ = s.Simulate(pt) })
+			var r *models.Result
+			within(t, "Simulate "+name, func() { r, err = s.Simulate(pt) })
+			if err == nil {
+				if err := consistent(r); err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+			}
 		}
 	})
 }
