@@ -36,10 +36,27 @@ func consistent(r *models.Result) error {
 	if total != 0 && math.Abs(total-100) > 0.01 {
 		bad("the perf report's shares add up to %.4f%%", total)
 	}
+	var flood uint64
+	nflood := 0
 	for _, c := range r.Cores {
 		nonneg(fmt.Sprintf("cpu %d's pps or busy", c.CPU), c.PPS, c.Busy)
 		if c.Busy > 1+1e-9 {
 			bad("cpu %d busy %v of the interval", c.CPU, c.Busy)
+		}
+		if c.Role == "flood" {
+			flood += c.Packets
+			nflood++
+		}
+	}
+	if nflood > 0 {
+		if flood != r.Packets {
+			bad("the flood CPUs' packets add up to %d of %d", flood, r.Packets)
+		}
+		if r.Seconds > 0 && math.Abs(r.PPS-float64(r.Packets)/r.Seconds) > 1e-6*r.PPS+1e-9 {
+			bad("pps %v for %d packets in %v s", r.PPS, r.Packets, r.Seconds)
+		}
+		if math.Abs(r.PPSPerCore*float64(nflood)-r.PPS) > 1e-6*r.PPS+1e-9 {
+			bad("pps per core %v on %d CPUs, pps %v", r.PPSPerCore, nflood, r.PPS)
 		}
 	}
 	for _, l := range r.Lines {
