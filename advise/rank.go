@@ -78,6 +78,9 @@ func Explain(c Candidate, base, got []*models.Result, unit string) string {
 		parts = append(parts, p)
 	}
 	total := fmt.Sprintf("%.2f → %.2f transfers/%s", tb, tg, unit)
+	if n, busy := busiest(c, got); busy >= busyLeft {
+		total += fmt.Sprintf("; busiest left: %s, %.0f%% busy", n, busy)
+	}
 	blocked := offCPU(base, got, unit)
 	switch {
 	case len(parts) > 0:
@@ -86,6 +89,36 @@ func Explain(c Candidate, base, got []*models.Result, unit string) string {
 		return strings.Join(blocked, "; ")
 	}
 	return "no line moves less: " + total
+}
+
+// busyLeft is the busy share above which a candidate's busiest line is
+// named: what still limits it, and where a further change would go.
+const busyLeft = 50
+
+// busiest returns the shared line of c whose home is busy the largest share
+// of the run (mean over replications; of a lock's MCS nodes, the busiest),
+// named as base names it, and that share in percent.
+func busiest(c Candidate, rs []*models.Result) (string, float64) {
+	busy := map[string]float64{}
+	for _, r := range rs {
+		most := map[string]float64{}
+		for _, l := range r.Lines {
+			if !l.PerCPU {
+				n := nodeGroup(l.Name)
+				most[n] = max(most[n], l.BusyPct)
+			}
+		}
+		for n, b := range renamedMax(c, most) {
+			busy[n] += b / float64(len(rs))
+		}
+	}
+	name, most := "", 0.0
+	for _, n := range slices.Sorted(maps.Keys(busy)) {
+		if busy[n] > most {
+			name, most = n, busy[n]
+		}
+	}
+	return name, most
 }
 
 // offCPU says, per label, how the time a unit of work spends blocked
@@ -131,25 +164,41 @@ func blockedNs(rs []*models.Result) map[string]float64 {
 
 // renamed gives the lines of a lock that replaces another the names the
 // old lock's lines had (its word, when both have a line of their own, and
-// its MCS nodes), so that base and candidate compare line by line.
+// its MCS nodes), so that base and candidate compare line by line; values
+// that land on one name add up.
 func renamed(c Candidate, g map[string]float64) map[string]float64 {
 	out := map[string]float64{}
 	for _, n := range slices.Sorted(maps.Keys(g)) {
-		v := g[n]
-		// Newest first: a lock that replaced one that replaced another
-		// (combined) goes back to the first.
-		for _, l := range slices.Backward(c.Locks) {
-			switch {
-			case l.replaces == "":
-			case n == l.Name && l.ownWord:
-				n = l.replaces
-			case strings.HasPrefix(n, l.Name+"/"):
-				n = l.replaces + strings.TrimPrefix(n, l.Name)
-			}
-		}
-		out[n] += v
+		out[baseName(c, n)] += g[n]
 	}
 	return out
+}
+
+// renamedMax is renamed for shares: of values that land on one name, the
+// largest.
+func renamedMax(c Candidate, g map[string]float64) map[string]float64 {
+	out := map[string]float64{}
+	for _, n := range slices.Sorted(maps.Keys(g)) {
+		b := baseName(c, n)
+		out[b] = max(out[b], g[n])
+	}
+	return out
+}
+
+// baseName is the name a line of c has in the base variant.
+func baseName(c Candidate, n string) string {
+	// Newest first: a lock that replaced one that replaced another
+	// (combined) goes back to the first.
+	for _, l := range slices.Backward(c.Locks) {
+		switch {
+		case l.replaces == "":
+		case n == l.Name && l.ownWord:
+			n = l.replaces
+		case strings.HasPrefix(n, l.Name+"/"):
+			n = l.replaces + strings.TrimPrefix(n, l.Name)
+		}
+	}
+	return n
 }
 
 // nodeGroup names a queued lock's per-CPU nodes ("lock/mcs_node.3") as one:
