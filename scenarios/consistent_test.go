@@ -131,7 +131,34 @@ func TestBuiltinResultsConsistent(t *testing.T) {
 				if err := consistent(r); err != nil {
 					t.Errorf("%s %s %s at %s=%v: %v", name, se.Name, v, p.Axis, p.X, err)
 				}
+				if err := accounted(r); err != nil {
+					t.Errorf("%s %s %s at %s=%v: %v", name, se.Name, v, p.Axis, p.X, err)
+				}
 			}
 		}
 	}
+}
+
+// accounted checks that the simulated perf report accounts for the flood
+// CPUs' time: its ns per packet, added over symbols, are their on-CPU time
+// over the packets they completed, within 1% (a packet under way when the
+// interval ends is counted in the time, not in the packets). Only for a
+// flood long enough for that to be small, so not under fuzzing.
+func accounted(r *models.Result) error {
+	if r.Batch != nil || r.Packets < 1000 {
+		return nil
+	}
+	var on, sum float64
+	for _, c := range r.Cores {
+		if c.Role == "flood" {
+			on += c.Busy * r.Seconds * 1e9
+		}
+	}
+	for _, l := range r.Profile {
+		sum += l.NsPerPacket
+	}
+	if want := on / float64(r.Packets); math.Abs(sum-want) > 0.01*want {
+		return fmt.Errorf("the perf report gives %.2f ns a packet; the flood CPUs were on-CPU %.2f ns a packet", sum, want)
+	}
+	return nil
 }
