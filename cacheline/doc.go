@@ -68,7 +68,8 @@
 // the home take its occupancy each: N cores hammering one line queue at its
 // home, and the waiting grows with N. Contention is this queueing, never a
 // fixed penalty. Every line counts its transfers, invalidations, HITM-like
-// transfers of a modified line, queueing delay and accesses by core, which is
-// what a simulated `perf c2c` reads. Per-cpu lines exist once per core and
+// transfers of a modified line, queueing delay, accesses by core and the
+// time its home is busy (Stats.Busy: the share of a run near 100% marks the
+// bottleneck), which is what a simulated `perf c2c` reads. Per-cpu lines exist once per core and
 // never move.
 package cacheline
