@@ -431,6 +431,13 @@ func (b *builder) compile(steps []Step, depth int, block string) []cpu.Step {
 			out = append(out, body...)
 		case StepBlock:
 			out = append(out, b.compile(b.s.Blocks[st.Arg], depth+1, st.Arg)...)
+		case StepCallRCU:
+			if len(st.Steps) == 0 {
+				out = append(out, b.step(st))
+				continue
+			}
+			// The callback written in place: a program of its own.
+			out = append(out, &models.CallRCU{W: b.w, Bytes: st.Bytes, Callback: b.compile(st.Steps, depth+1, "")})
 		default:
 			step := b.step(st)
 			if a, ok := step.(*cpu.AccessStep); ok && st.Kind == StepLoad && storedNext(steps, i) {

@@ -102,7 +102,7 @@ func check(raw *fileRaw, loc *locator) (*Scenario, error) {
 	}
 	sizes := c.blockSizes(s.Blocks)
 	s.loc, s.origin, s.blockSizes = loc, raw.origin, sizes
-	seen := map[string]bool{}
+	seen, callbacks := map[string]bool{}, map[string]int{}
 	var headers []string // one "[[variant]]" per variant so far: the way to the next
 	for _, v := range raw.Variant {
 		headers = append(headers, "[[variant]]")
@@ -121,6 +121,9 @@ func check(raw *fileRaw, loc *locator) (*Scenario, error) {
 		steps := c.steps("variant."+v.Name, va, v.Steps, names, 0)
 		if n := expandedSize(steps, sizes); n > MaxProgramSteps {
 			c.fail("variant.steps", va, "variant %q is %s steps once its blocks are inlined; a program has at most %d (MaxProgramSteps): call fewer blocks, or fewer times", v.Name, atLeast(n), MaxProgramSteps)
+		}
+		if n := largestCallback(steps, s.Blocks, sizes, callbacks); n > MaxProgramSteps {
+			c.fail("variant.steps", va, "a call_rcu callback of variant %q is %s steps once its blocks are inlined; a program has at most %d (MaxProgramSteps): call fewer blocks, or fewer times", v.Name, atLeast(n), MaxProgramSteps)
 		}
 		s.Variants = append(s.Variants, &Variant{Name: v.Name, Description: v.Description, Steps: steps})
 	}
@@ -619,13 +622,16 @@ func (c *checker) steps(where string, anchors []string, steps []stepRaw, names m
 		at := append(append([]string{}, anchors...), sameLine(st.Kind.String(), st.operand()))
 		c.step(field, at, &st, names)
 		c.callback(field, at, &st)
-		if st.Kind == StepOncePerJiffy {
+		switch {
+		case st.Kind == StepOncePerJiffy:
 			if len(raw.Steps) == 0 {
 				c.fail(field+".steps", at, "once_per_jiffy needs the steps it guards: steps = [ ... ]")
 			}
 			st.Steps = c.steps(field, at, raw.Steps, names, depth+1)
-		} else if len(raw.Steps) > 0 {
-			c.fail(field+".steps", at, "only once_per_jiffy has nested steps")
+		case st.Kind == StepCallRCU && len(raw.Steps) > 0:
+			st.Steps = c.inlineCallback(field, at, &st, raw.Steps, names, depth)
+		case len(raw.Steps) > 0:
+			c.fail(field+".steps", at, "only once_per_jiffy (the steps it guards) and call_rcu (its callback's) have nested steps")
 		}
 		out = append(out, st)
 	}
@@ -695,6 +701,63 @@ func (c *checker) callback(field string, at []string, st *Step) {
 	if where, kind := c.softirqUnsafe(st.Callback, map[string]bool{}); where != "" {
 		c.fail(field+".callback", at, "the callback's %s is a %s step; a callback runs in softirq, where this model runs only compute, load, store, rmw and percpu_counter steps (and blocks of them): move the %s out of the callback", where, kind, kind)
 	}
+}
+
+// inlineCallback checks a call_rcu's callback written in place (steps =
+// [...]) as callback checks a named one, and returns it parsed. Its steps
+// are a program of their own, run in softirq once a grace period has
+// passed: at most MaxProgramSteps, of the kinds a callback can run.
+func (c *checker) inlineCallback(field string, at []string, st *Step, raw []stepRaw, names map[string]string, depth int) []Step {
+	if st.Callback != "" {
+		c.fail(field+".steps", at, "call_rcu names its callback (callback = %q) and writes one in place (steps = [...]); keep one", st.Callback)
+		return nil
+	}
+	steps := c.steps(field, at, raw, names, depth+1)
+	for i := range raw {
+		set := kindsOf(&raw[i])
+		if len(set) != 1 {
+			continue // reported by steps
+		}
+		where, kind := fmt.Sprintf("step %d", i+1), set[0]
+		switch kind {
+		case StepCompute, StepLoad, StepStore, StepRMW, StepPercpuCounterInc, StepPercpuCounterDec:
+			continue
+		case StepBlock:
+			if where, kind = c.softirqUnsafe(raw[i].Block, map[string]bool{}); where == "" {
+				continue
+			}
+		}
+		c.fail(fmt.Sprintf("%s.steps[%d]", field, i), at, "the callback's %s is a %s step; a callback runs in softirq, where this model runs only compute, load, store, rmw and percpu_counter steps (and blocks of them): move the %s out of the callback", where, kind, kind)
+		return steps
+	}
+	return steps
+}
+
+// largestCallback is the size, once its blocks are inlined, of the largest
+// call_rcu callback steps reach, through blocks and gates: each callback is
+// a program of its own, held to MaxProgramSteps as a variant is.
+func largestCallback(steps []Step, blocks map[string][]Step, sizes, memo map[string]int) int {
+	most := 0
+	for i := range steps {
+		st := &steps[i]
+		switch {
+		case st.Kind == StepCallRCU && st.Callback != "":
+			most = max(most, sizes[st.Callback])
+		case st.Kind == StepCallRCU:
+			most = max(most, expandedSize(st.Steps, sizes))
+		case st.Kind == StepBlock:
+			m, ok := memo[st.Arg]
+			if !ok {
+				memo[st.Arg] = 0 // a block that contains itself is reported by blockSizes
+				m = largestCallback(blocks[st.Arg], blocks, sizes, memo)
+				memo[st.Arg] = m
+			}
+			most = max(most, m)
+		default:
+			most = max(most, largestCallback(st.Steps, blocks, sizes, memo))
+		}
+	}
+	return most
 }
 
 // counterLine checks that a percpu_counter step names a counter's line.
@@ -1104,6 +1167,8 @@ func (c *checker) blockSizes(blocks map[string][]Step) map[string]int {
 						continue
 					}
 					n++
+				case st.Kind == StepCallRCU: // a callback is a program of its own
+					n++
 				default:
 					n += 1 + walk(st.Steps)
 				}
@@ -1124,9 +1189,12 @@ func (c *checker) blockSizes(blocks map[string][]Step) map[string]int {
 func expandedSize(steps []Step, sizes map[string]int) int {
 	n := 0
 	for i := range steps {
-		if steps[i].Kind == StepBlock {
+		switch steps[i].Kind {
+		case StepBlock:
 			n += sizes[steps[i].Arg]
-		} else {
+		case StepCallRCU: // a callback is a program of its own
+			n++
+		default:
 			n += 1 + expandedSize(steps[i].Steps, sizes)
 		}
 		n = min(n, MaxProgramSteps+1)

@@ -76,3 +76,35 @@ func TestSeedChangesJitteredRun(t *testing.T) {
 		t.Errorf("seeds 1 and 2 differ without jitter:\n%s\n%s", one, two)
 	}
 }
+
+// A call_rcu's callback written in place (steps = [...]) is the same program
+// as the block it would name: the two spellings simulate to the same bytes,
+// and Inline shows the named one written in place.
+func TestCallbackInPlaceSameAsNamed(t *testing.T) {
+	named := edit(t, good, "\n[[variant]]\nname = \"locked\"\nsteps = [\n  { compute = \"work\" },",
+		"\n[[line]]\nname = \"refs\"\n\n[block]\nput = [ { rmw = \"refs\" }, { compute = \"work\" } ]\n\n[[variant]]\nname = \"locked\"\nsteps = [\n  { compute = \"work\" }, { call_rcu = 64, callback = \"put\" },")
+	named = edit(t, named, `duration = "10us"`, "warmup = \"2ms\"\nduration = \"4ms\"\n\n[kernel]\nhz = 1000")
+	inPlace := edit(t, named, `{ call_rcu = 64, callback = "put" }`, `{ call_rcu = 64, steps = [ { rmw = "refs" }, { compute = "work" } ] }`)
+	var out [2][]byte
+	for i, src := range []string{named, inPlace} {
+		s, err := scenarios.Parse(fstest.MapFS{}, "t.toml", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := s.Variant("locked")
+		if !s.RunsCallbacks(v) {
+			t.Fatalf("spelling %d runs no callback", i)
+		}
+		in := s.Inline(v)
+		if st := in[1]; st.Kind != scenarios.StepCallRCU || st.Callback != "" || len(st.Steps) != 2 || st.Steps[0].Arg != "refs" {
+			t.Errorf("spelling %d: Inline gives the call_rcu as %+v; want its two callback steps in place", i, st)
+		}
+		out[i] = resultJSON(t, s, scenarios.Point{Variant: "locked", Seed: 1})
+	}
+	if !bytes.Equal(out[0], out[1]) {
+		t.Errorf("named and in-place callbacks differ:\n%s\n%s", out[0], out[1])
+	}
+	if !bytes.Contains(out[0], []byte(`"name":"refs"`)) {
+		t.Errorf("the callback's line never appears in the result:\n%s", out[0])
+	}
+}

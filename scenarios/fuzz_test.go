@@ -89,6 +89,8 @@ func FuzzParse(f *testing.F) {
 		f.Add([]byte(strings.Replace(good, "\n[[variant]]", "\n[block]\nfree = [ "+free+" ]\n\n[[variant]]", 1) +
 			"\n[[variant]]\nname = \"deferred\"\nsteps = [ { compute = \"work\" }, { call_rcu = 0, callback = \"free\" } ]\n"))
 	}
+	// A callback written in place.
+	f.Add([]byte(strings.Replace(good, "{ compute = \"work\" },", "{ compute = \"work\" }, { call_rcu = 64, steps = [ { rmw = \"stats\" }, { compute = \"work\" } ] },", 1)))
 	f.Add([]byte(strings.Replace(good, "{ compute = \"work\" },", "{ scan = \"1ns\" }, { sleep = \"1us\" }, { call_rcu = 64 }, { synchronize_rcu = true },\n  { once_per_jiffy = \"percpu\", steps = [ { rmw = \"stats\" } ] },", 1)))
 
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -3,14 +3,15 @@ package scenarios
 import "slices"
 
 // Inline returns v's steps with its blocks inlined, inside once_per_jiffy
-// gates too: the program as tools that rewrite step lists (contend advise)
-// see it.
+// gates too, and each call_rcu's callback written in place (its Steps, its
+// Callback name gone): the program as tools that rewrite step lists
+// (contend advise) see it.
 func (s *Scenario) Inline(v *Variant) []Step { return s.inline(v.Steps) }
 
 // RunsCallbacks reports whether v queues call_rcu callbacks that have steps:
 // its CPUs then run them before each packet.
 func (s *Scenario) RunsCallbacks(v *Variant) bool {
-	return slices.ContainsFunc(s.Inline(v), func(st Step) bool { return st.Callback != "" })
+	return slices.ContainsFunc(s.Inline(v), func(st Step) bool { return st.Kind == StepCallRCU && len(st.Steps) > 0 })
 }
 
 func (s *Scenario) inline(steps []Step) []Step {
@@ -22,6 +23,13 @@ func (s *Scenario) inline(steps []Step) []Step {
 			continue
 		case StepOncePerJiffy:
 			st.Steps = s.inline(st.Steps)
+		case StepCallRCU:
+			if st.Callback != "" {
+				st.Steps, st.Callback = s.Blocks[st.Callback], ""
+			}
+			if len(st.Steps) > 0 {
+				st.Steps = s.inline(st.Steps)
+			}
 		}
 		out = append(out, st)
 	}

@@ -82,8 +82,11 @@ func (s *Scenario) locateIn(steps []Step, k int) []frame {
 
 // compiledSize is how many compiled steps st becomes.
 func (s *Scenario) compiledSize(st *Step) int {
-	if st.Kind == StepBlock {
+	switch st.Kind {
+	case StepBlock:
 		return s.blockSizes[st.Arg]
+	case StepCallRCU: // its callback is a program of its own
+		return 1
 	}
 	return 1 + expandedSize(st.Steps, s.blockSizes)
 }

@@ -117,7 +117,7 @@ type stepRaw struct {
 	Sleep         string    `toml:"sleep"`
 	Scan          string    `toml:"scan"`           // cost per item already inserted
 	OncePerJiffy  string    `toml:"once_per_jiffy"` // "percpu" or a line
-	Steps         []stepRaw `toml:"steps"`          // body of once_per_jiffy
+	Steps         []stepRaw `toml:"steps"`          // body of once_per_jiffy; a call_rcu's callback written in place
 	Block         string    `toml:"block"`
 	CounterInc    string    `toml:"percpu_counter_inc"` // percpu_counter_add(+1) on a percpu_counter's per-cpu line
 	CounterDec    string    `toml:"percpu_counter_dec"` // percpu_counter_add(-1)
