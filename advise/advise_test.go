@@ -355,23 +355,13 @@ func TestRank(t *testing.T) {
 	}
 }
 
-// A candidate keeps the variant's call_rcu callbacks: rendered, its call_rcu
-// still names the block the callback runs, and simulated, the line only
-// that callback writes still moves. (Rendered without it, every candidate
-// of netdev-refcnt gained 22-25%: the work of its RCU callbacks was gone.)
+// A candidate keeps the variant's call_rcu callbacks, written in place, and
+// the rules change them too: made per-cpu, the count leaves the callback's
+// line moving; made per-cpu, the callback's line stops moving. (Rendered
+// without its callback, every candidate of netdev-refcnt gained 22-25%: the
+// work of its RCU callbacks was gone.)
 func TestCandidatesKeepCallbacks(t *testing.T) {
 	_, base, cands := subject(t, "callback.toml", "shared")
-	c := find(cands, "percpu")
-	if c == nil {
-		t.Fatal("no per-cpu candidate for the shared count")
-	}
-	if r := string(advise.Render([]advise.Candidate{*c})); !strings.Contains(r, `callback = "put"`) {
-		t.Fatalf("the candidate's call_rcu lost its callback:\n%s", r)
-	}
-	s := extended(t, "callback.toml", []advise.Candidate{*c})
-	if !s.RunsCallbacks(s.Variant(c.Variant)) {
-		t.Fatalf("candidate %s runs no callback", c.Variant)
-	}
 	moves := func(rs []*models.Result, line string) float64 {
 		for _, l := range rs[0].Lines {
 			if l.Name == line {
@@ -380,8 +370,31 @@ func TestCandidatesKeepCallbacks(t *testing.T) {
 		}
 		return 0
 	}
-	got := simulate(t, s, c.Variant)
-	if b, g := moves(base, "refs"), moves(got, "refs"); b < 0.01 || g < 0.5*b {
-		t.Errorf("refs, written only by the callback, moves %.3f times a packet in the base and %.3f in %s; want it still moving", b, g, c.Variant)
+	if moves(base, "refs") < 0.01 {
+		t.Fatalf("refs, written by the callback, moves %.3f times a packet in the base", moves(base, "refs"))
+	}
+	for _, tc := range []struct {
+		variant, callback string
+		refsMoves         bool
+	}{
+		{"shared+percpu-stats", `steps = [ { rmw = "refs", label = "put" } ]`, true},
+		{"shared+percpu-refs", `steps = [ { rmw = "refs_pcpu", label = "put" } ]`, false},
+	} {
+		i := slices.IndexFunc(cands, func(c advise.Candidate) bool { return c.Variant == tc.variant })
+		if i < 0 {
+			t.Fatalf("no candidate %s among %d", tc.variant, len(cands))
+		}
+		c := cands[i]
+		if r := string(advise.Render([]advise.Candidate{c})); !strings.Contains(r, tc.callback) {
+			t.Fatalf("%s: want its call_rcu's callback as %s:\n%s", c.Variant, tc.callback, r)
+		}
+		s := extended(t, "callback.toml", []advise.Candidate{c})
+		if !s.RunsCallbacks(s.Variant(c.Variant)) {
+			t.Fatalf("candidate %s runs no callback", c.Variant)
+		}
+		b, g := moves(base, "refs"), moves(simulate(t, s, c.Variant), "refs")
+		if tc.refsMoves && g < 0.5*b || !tc.refsMoves && g > 0.001 {
+			t.Errorf("%s: refs moves %.3f times a packet (base %.3f); want it still moving: %v", c.Variant, g, b, tc.refsMoves)
+		}
 	}
 }

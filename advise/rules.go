@@ -50,18 +50,41 @@ func perCPU(sub *Subject) []Candidate {
 	return out
 }
 
-// sharedWrites lists the lines the subject writes outside gates that more
-// than one CPU wrote in the base run, in order of first write.
+// sharedWrites lists the lines the subject writes outside gates, its
+// call_rcu callbacks included, that more than one CPU wrote in the base
+// run, in order of first write.
 func (sub *Subject) sharedWrites() []string {
 	var out []string
-	for _, st := range sub.Steps {
-		if isWrite(st.Kind) && sub.Shared[st.Arg] && !slices.Contains(out, st.Arg) {
-			if l, ok := sub.line(st.Arg); ok && !l.PerCPU {
-				out = append(out, st.Arg)
+	var visit func([]Step, bool)
+	visit = func(steps []Step, callback bool) {
+		for _, st := range steps {
+			if st.Kind == scenarios.StepCallRCU {
+				visit(st.Steps, true)
+				continue
+			}
+			// A callback's write of a line some step reads would need a
+			// flush, which softirq cannot run (makePerCPU): it stays.
+			if callback && sub.read(st.Arg) {
+				continue
+			}
+			if isWrite(st.Kind) && sub.Shared[st.Arg] && !slices.Contains(out, st.Arg) {
+				if l, ok := sub.line(st.Arg); ok && !l.PerCPU {
+					out = append(out, st.Arg)
+				}
 			}
 		}
 	}
+	visit(sub.Steps, false)
 	return out
+}
+
+// read says whether some step reads line: a load, or a jiffy gate on it.
+func (sub *Subject) read(line string) bool {
+	found := false
+	walk(sub.Steps, func(st Step) {
+		found = found || (st.Kind == scenarios.StepLoad || st.Kind == scenarios.StepOncePerJiffy) && st.Arg == line
+	})
+	return found
 }
 
 func isWrite(k scenarios.StepKind) bool { return k == scenarios.StepStore || k == scenarios.StepRMW }
@@ -75,27 +98,46 @@ func (sub *Subject) makePerCPU(names []string) Candidate {
 	for _, n := range names {
 		to[n] = sub.fresh(n+"_pcpu", false, nil)
 		c.Lines = append(c.Lines, Line{Name: to[n], PerCPU: true})
-		walk(sub.Steps, func(st Step) {
-			read[n] = read[n] || (st.Kind == scenarios.StepLoad || st.Kind == scenarios.StepOncePerJiffy) && st.Arg == n
-		})
+		read[n] = sub.read(n)
 		if read[n] {
 			what = append(what, "per-cpu "+n+", flushed once per jiffy")
 		} else {
 			what = append(what, "per-cpu "+n)
 		}
 	}
-	for _, st := range sub.Steps {
-		if !isWrite(st.Kind) || to[st.Arg] == "" {
-			c.Steps = append(c.Steps, st)
-			continue
+	// A callback runs in softirq, where the model runs no jiffy gate: there
+	// a write that needs a flush stays on the shared line, and the row says
+	// so.
+	var kept []string
+	var rewrite func(steps []Step, callback bool) []Step
+	rewrite = func(steps []Step, callback bool) []Step {
+		var out []Step
+		for _, st := range steps {
+			switch {
+			case st.Kind == scenarios.StepCallRCU && len(st.Steps) > 0:
+				st.Steps = rewrite(st.Steps, true)
+			case !isWrite(st.Kind) || to[st.Arg] == "":
+			case read[st.Arg] && callback:
+				if !slices.Contains(kept, st.Arg) {
+					kept = append(kept, st.Arg)
+				}
+			default:
+				out = append(out, Step{Kind: st.Kind, Arg: to[st.Arg], Label: st.Label})
+				if read[st.Arg] {
+					out = append(out, Step{Kind: scenarios.StepOncePerJiffy, Arg: "percpu", Label: st.Label, Steps: []Step{st}})
+				}
+				continue
+			}
+			out = append(out, st)
 		}
-		c.Steps = append(c.Steps, Step{Kind: st.Kind, Arg: to[st.Arg], Label: st.Label})
-		if read[st.Arg] {
-			c.Steps = append(c.Steps, Step{Kind: scenarios.StepOncePerJiffy, Arg: "percpu", Label: st.Label, Steps: []Step{st}})
-		}
+		return out
 	}
+	c.Steps = rewrite(sub.Steps, false)
 	c.Variant = "percpu-" + strings.Join(names, "-")
 	c.What = strings.Join(what, "; ")
+	if len(kept) > 0 {
+		c.What += " (the call_rcu callback's writes of " + strings.Join(kept, ", ") + " stay shared: no jiffy gate runs in softirq)"
+	}
 	return c
 }
 

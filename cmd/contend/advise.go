@@ -37,10 +37,8 @@ type advice struct {
 	Rate     float64      `json:"rate"`              // the base variant's
 	Samples  int          `json:"samples,omitempty"` // draws of the profile's spread (--uncertainty)
 	Rows     []adviceJSON `json:"rows"`
-	// Notes say what the rules leave as it is.
-	Notes  []string `json:"notes,omitempty"`
-	rows   []advise.Row
-	series *scenarios.Series
+	rows     []advise.Row
+	series   *scenarios.Series
 }
 
 type adviceJSON struct {
@@ -190,10 +188,6 @@ func adviseAt(arg string, s *scenarios.Scenario, pt scenarios.Point, samples int
 	}
 	baseRate := meanRate(s, base)
 	a.Rate = baseRate * scale
-	if cb := callbacks(s, pt.Variant); len(cb) > 0 {
-		a.Notes = append(a.Notes, fmt.Sprintf("call_rcu callbacks run as written in every row (%s): a change to a line they write applies to the variant's own steps only",
-			strings.Join(cb, ", ")))
-	}
 	if len(cands) == 0 {
 		return a, nil
 	}
@@ -353,27 +347,7 @@ func renderAdvice(buf *bytes.Buffer, format string, a *advice) error {
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%s %s\t%s%%\t%s%s\n", i+1, r.Change, fixed(r.Rate), a.Unit, signed(r.GainPct, 1), interval, r.Explain)
 	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	for _, n := range a.Notes {
-		fmt.Fprintf(buf, "note: %s\n", n)
-	}
-	return nil
-}
-
-// callbacks names the blocks variant's call_rcu steps run as callbacks, in
-// order of first use.
-func callbacks(s *scenarios.Scenario, variant string) []string {
-	var out []string
-	if v := s.Variant(variant); v != nil {
-		for _, st := range s.Inline(v) {
-			if st.Callback != "" && !slices.Contains(out, st.Callback) {
-				out = append(out, st.Callback)
-			}
-		}
-	}
-	return out
+	return tw.Flush()
 }
 
 // writeAdvice writes, for each row, a copy of the scenario that declares
