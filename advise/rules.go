@@ -55,16 +55,11 @@ func perCPU(sub *Subject) []Candidate {
 // run, in order of first write.
 func (sub *Subject) sharedWrites() []string {
 	var out []string
-	var visit func([]Step, bool)
-	visit = func(steps []Step, callback bool) {
+	var visit func([]Step)
+	visit = func(steps []Step) {
 		for _, st := range steps {
 			if st.Kind == scenarios.StepCallRCU {
-				visit(st.Steps, true)
-				continue
-			}
-			// A callback's write of a line some step reads would need a
-			// flush, which softirq cannot run (makePerCPU): it stays.
-			if callback && sub.read(st.Arg) {
+				visit(st.Steps)
 				continue
 			}
 			if isWrite(st.Kind) && sub.Shared[st.Arg] && !slices.Contains(out, st.Arg) {
@@ -74,7 +69,7 @@ func (sub *Subject) sharedWrites() []string {
 			}
 		}
 	}
-	visit(sub.Steps, false)
+	visit(sub.Steps)
 	return out
 }
 
@@ -105,22 +100,15 @@ func (sub *Subject) makePerCPU(names []string) Candidate {
 			what = append(what, "per-cpu "+n)
 		}
 	}
-	// A callback runs in softirq, where the model runs no jiffy gate: there
-	// a write that needs a flush stays on the shared line, and the row says
-	// so.
-	var kept []string
-	var rewrite func(steps []Step, callback bool) []Step
-	rewrite = func(steps []Step, callback bool) []Step {
+	// A call_rcu's callback is rewritten as the variant's own steps are.
+	var rewrite func(steps []Step) []Step
+	rewrite = func(steps []Step) []Step {
 		var out []Step
 		for _, st := range steps {
 			switch {
 			case st.Kind == scenarios.StepCallRCU && len(st.Steps) > 0:
-				st.Steps = rewrite(st.Steps, true)
+				st.Steps = rewrite(st.Steps)
 			case !isWrite(st.Kind) || to[st.Arg] == "":
-			case read[st.Arg] && callback:
-				if !slices.Contains(kept, st.Arg) {
-					kept = append(kept, st.Arg)
-				}
 			default:
 				out = append(out, Step{Kind: st.Kind, Arg: to[st.Arg], Label: st.Label})
 				if read[st.Arg] {
@@ -132,12 +120,9 @@ func (sub *Subject) makePerCPU(names []string) Candidate {
 		}
 		return out
 	}
-	c.Steps = rewrite(sub.Steps, false)
+	c.Steps = rewrite(sub.Steps)
 	c.Variant = "percpu-" + strings.Join(names, "-")
 	c.What = strings.Join(what, "; ")
-	if len(kept) > 0 {
-		c.What += " (the call_rcu callback's writes of " + strings.Join(kept, ", ") + " stay shared: no jiffy gate runs in softirq)"
-	}
 	return c
 }
 

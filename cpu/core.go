@@ -419,6 +419,17 @@ func (c *Core) LineLost(at sim.Time) { c.Wake(at+c.M.Uniform(c.M.prof.Pause), Ag
 // returns Next: the way a conditional block is skipped.
 func (c *Core) Skip(n int) { c.pc += n }
 
+// ExecNested runs s, a step of a program the current step runs itself (a
+// softirq's callbacks), and returns its outcome and how many steps of that
+// program it asked to skip; the core's own program does not move.
+func (c *Core) ExecNested(s Step) (Outcome, sim.Time, int) {
+	pc := c.pc
+	out, at := s.Exec(c)
+	skip := c.pc - pc
+	c.pc = pc
+	return out, at, skip
+}
+
 // Charge accounts d of time to label in state s.
 func (c *Core) Charge(label Label, s State, d sim.Time) { c.charge(label, s, d) }
 

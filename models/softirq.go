@@ -33,9 +33,10 @@ func (w *World) raise(cpu int, steps []cpu.Step) {
 // about 1300 callbacks, and running them a hundred per packet instead moved
 // its three points by less than 1%.
 //
-// A callback's steps are computes and accesses (the checker admits no
-// others): none blocks, so the step runs them one per event and returns
-// Again until the queue is empty.
+// A callback's steps are computes, accesses and jiffy gates (the checker
+// admits no others): none blocks, so the step runs them one per event and
+// returns Again until the queue is empty. A gate skips the callback's
+// steps it guards, not the packet's.
 type RCUSoftirq struct{ W *World }
 
 // Exec implements cpu.Step.
@@ -45,12 +46,12 @@ func (s *RCUSoftirq) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
 		q.steps, q.next = q.steps[:0], 0
 		return cpu.Next, c.Now()
 	}
-	out, at := q.steps[q.next].Exec(c)
+	out, at, skip := c.ExecNested(q.steps[q.next])
 	if out == cpu.Block {
 		panic(fmt.Sprintf("models: an RCU callback's step %T blocked; callbacks run in softirq and may not", q.steps[q.next]))
 	}
 	if out == cpu.Next {
-		q.next++
+		q.next += 1 + skip
 	}
 	return cpu.Again, at
 }

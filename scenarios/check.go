@@ -699,7 +699,7 @@ func (c *checker) callback(field string, at []string, st *Step) {
 		return
 	}
 	if where, kind := c.softirqUnsafe(st.Callback, map[string]bool{}); where != "" {
-		c.fail(field+".callback", at, "the callback's %s is a %s step; a callback runs in softirq, where this model runs only compute, load, store, rmw and percpu_counter steps (and blocks of them): move the %s out of the callback", where, kind, kind)
+		c.fail(field+".callback", at, "the callback's %s is a %s step; a callback runs in softirq, where this model runs only compute, load, store, rmw, percpu_counter and once_per_jiffy steps (and blocks of them): move the %s out of the callback", where, kind, kind)
 	}
 }
 
@@ -713,22 +713,8 @@ func (c *checker) inlineCallback(field string, at []string, st *Step, raw []step
 		return nil
 	}
 	steps := c.steps(field, at, raw, names, depth+1)
-	for i := range raw {
-		set := kindsOf(&raw[i])
-		if len(set) != 1 {
-			continue // reported by steps
-		}
-		where, kind := fmt.Sprintf("step %d", i+1), set[0]
-		switch kind {
-		case StepCompute, StepLoad, StepStore, StepRMW, StepPercpuCounterInc, StepPercpuCounterDec:
-			continue
-		case StepBlock:
-			if where, kind = c.softirqUnsafe(raw[i].Block, map[string]bool{}); where == "" {
-				continue
-			}
-		}
-		c.fail(fmt.Sprintf("%s.steps[%d]", field, i), at, "the callback's %s is a %s step; a callback runs in softirq, where this model runs only compute, load, store, rmw and percpu_counter steps (and blocks of them): move the %s out of the callback", where, kind, kind)
-		return steps
+	if where, kind := c.softirqUnsafeIn(raw, "step ", map[string]bool{}); where != "" {
+		c.fail(field+".steps", at, "the callback's %s is a %s step; a callback runs in softirq, where this model runs only compute, load, store, rmw, percpu_counter and once_per_jiffy steps (and blocks of them): move the %s out of the callback", where, kind, kind)
 	}
 	return steps
 }
@@ -775,19 +761,32 @@ func (c *checker) softirqUnsafe(name string, seen map[string]bool) (string, Step
 		return "", 0
 	}
 	seen[name] = true
-	for i := range c.blocks[name] {
-		set := kindsOf(&c.blocks[name][i])
+	return c.softirqUnsafeIn(c.blocks[name], fmt.Sprintf("block %q step ", name), seen)
+}
+
+// softirqUnsafeIn returns the first of steps (or of the gates and blocks
+// they hold) that a callback cannot run, named prefix and its number, and
+// its kind; "" if there is none. A callback runs computes, accesses,
+// percpu_counter steps and jiffy gates of them.
+func (c *checker) softirqUnsafeIn(steps []stepRaw, prefix string, seen map[string]bool) (string, StepKind) {
+	for i := range steps {
+		set := kindsOf(&steps[i])
 		if len(set) != 1 {
-			continue // reported where the block is checked
+			continue // reported where the steps are checked
 		}
+		var where string
+		var kind StepKind
 		switch k := set[0]; k {
 		case StepCompute, StepLoad, StepStore, StepRMW, StepPercpuCounterInc, StepPercpuCounterDec:
+		case StepOncePerJiffy:
+			where, kind = c.softirqUnsafeIn(steps[i].Steps, fmt.Sprintf("%s%d's step ", prefix, i+1), seen)
 		case StepBlock:
-			if where, kind := c.softirqUnsafe(c.blocks[name][i].Block, seen); where != "" {
-				return where, kind
-			}
+			where, kind = c.softirqUnsafe(steps[i].Block, seen)
 		default:
-			return fmt.Sprintf("block %q step %d", name, i+1), k
+			return fmt.Sprintf("%s%d", prefix, i+1), k
+		}
+		if where != "" {
+			return where, kind
 		}
 	}
 	return "", 0

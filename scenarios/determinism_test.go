@@ -108,3 +108,32 @@ func TestCallbackInPlaceSameAsNamed(t *testing.T) {
 		t.Errorf("the callback's line never appears in the result:\n%s", out[0])
 	}
 }
+
+// A jiffy gate in a callback guards the callback's steps, not the packet's:
+// the line it guards is written at most once a jiffy on each CPU, and the
+// store after the call_rcu runs for every packet.
+func TestJiffyGateInCallback(t *testing.T) {
+	src := edit(t, good, "\n[[variant]]\nname = \"locked\"\nsteps = [\n  { compute = \"work\" },",
+		"\n[[line]]\nname = \"refs\"\n\n[[variant]]\nname = \"locked\"\nsteps = [\n  { compute = \"work\" }, { call_rcu = 0, steps = [ { once_per_jiffy = \"percpu\", steps = [ { rmw = \"refs\" } ] } ] },")
+	src = edit(t, src, `duration = "10us"`, "warmup = \"2ms\"\nduration = \"4ms\"\n\n[kernel]\nhz = 1000")
+	s, err := scenarios.Parse(fstest.MapFS{}, "t.toml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := s.Simulate(scenarios.Point{Variant: "locked", Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	acc := map[string]uint64{}
+	for _, l := range r.Lines {
+		acc[l.Name] = l.Accesses
+	}
+	// Two CPUs, four jiffies measured: each CPU's callbacks pass the gate
+	// once in each jiffy they run in, five at most.
+	if n := acc["refs"]; n == 0 || n > 2*5 {
+		t.Errorf("refs written %d times in 4 jiffies on 2 CPUs; want 1 to 10", n)
+	}
+	if acc["stats"] < r.Packets {
+		t.Errorf("stats written %d times for %d packets: the gate skipped the packet's own steps", acc["stats"], r.Packets)
+	}
+}
