@@ -99,9 +99,10 @@ type Step struct {
 	Arg   string
 	Bytes int64  // call_rcu, queue_rcu_work, kfree_rcu: the size freed
 	Label string // "" for the step's default
-	Steps []Step // once_per_jiffy: the steps it guards
-	// Callback is a call_rcu's callback: a block of computes and accesses
-	// run on the calling CPU once a grace period has passed.
+	Steps []Step // once_per_jiffy: the steps it guards; call_rcu: its callback's
+	// Callback is a call_rcu's callback: a block of computes, accesses and
+	// jiffy gates run on the calling CPU once a grace period has passed.
+	// A callback written in place is the call_rcu's Steps instead.
 	Callback string
 }
 
