@@ -9,6 +9,7 @@ import (
 	"testing/fstest"
 	"time"
 
+	"contend/advise"
 	"contend/models"
 	"contend/scenarios"
 	"contend/sim"
@@ -223,6 +224,60 @@ func FuzzSimulate(f *testing.F) {
 		if err == nil {
 			if err := consistent(r); err != nil {
 				t.Fatalf("%v\n%s", err, src)
+			}
+		}
+	})
+}
+
+// FuzzAdvise derives contend advise's candidates from the scenarios
+// FuzzSimulate generates: every candidate must load back into its scenario
+// (one that does not is advise's fault, which the command asks users to
+// report) and simulate without a panic, a hang or a contradiction.
+func FuzzAdvise(f *testing.F) {
+	f.Add([]byte{0, 5, 3, 6}, uint8(2), uint8(0), uint16(20), false)        // a locked shared write
+	f.Add([]byte{0, 9, 0, 10, 4}, uint8(4), uint8(1+4*1), uint16(40), true) // rwlock readers
+	f.Add([]byte{0, 15, 18}, uint8(1), uint8(4*2), uint16(1000), false)     // synchronize_rcu
+	f.Add([]byte{0, 23, 25, 26, 3}, uint8(3), uint8(0), uint16(200), true)  // percpu_counter, a callback that writes
+	f.Fuzz(func(t *testing.T, prog []byte, cores, kind uint8, ns uint16, jitter bool) {
+		src := scenarioFrom(prog, cores, kind, ns, jitter)
+		s, err := scenarios.Parse(fstest.MapFS{}, "f.toml", []byte(src))
+		if err != nil {
+			return // FuzzSimulate's to report
+		}
+		p, ok := shorten(s)
+		if !ok {
+			return
+		}
+		var base *models.Result
+		within(t, "Simulate", func() { base, err = s.Simulate(p) })
+		if err != nil {
+			return
+		}
+		sub, err := advise.NewSubject(s, p.Variant, []*models.Result{base})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cands := advise.Derive(sub)
+		if len(cands) == 0 {
+			return
+		}
+		rendered := advise.Render(cands)
+		ext, err := scenarios.Parse(fstest.MapFS{}, "f.toml", append([]byte(src), rendered...))
+		if err != nil {
+			t.Fatalf("the candidates do not load: %v\n%s%s", err, src, rendered)
+		}
+		q, ok := shorten(ext)
+		if !ok {
+			t.Fatalf("a scenario that shortened does not with its candidates:\n%s%s", src, rendered)
+		}
+		for _, c := range cands {
+			q.Variant = c.Variant
+			var r *models.Result
+			within(t, "Simulate "+c.Variant, func() { r, err = ext.Simulate(q) })
+			if err == nil {
+				if err := consistent(r); err != nil {
+					t.Fatalf("%s: %v\n%s%s", c.Variant, err, src, rendered)
+				}
 			}
 		}
 	})
