@@ -117,6 +117,20 @@ steps = [
   { store = "stats_pcpu", label = "enqueue" },
 ]
 `, true, "stats_lock stops moving"},
+		{"claim.toml", "locked", "claim-store", `
+[[lock]]
+name = "q_store"
+kind = "qspinlock"
+
+[[variant]]
+name = "locked+claim-store-q"
+description = "q: the queue head claims with a store, not a cmpxchg"
+steps = [
+  { compute = "5ns", label = "loop" },
+  { lock = "q_store" },
+  { unlock = "q_store" },
+]
+`, true, "busiest left: q"},
 		{"unlock.toml", "locked", "qspinlock", `
 [[lock]]
 name = "stats_lock_qspinlock"

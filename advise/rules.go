@@ -21,6 +21,7 @@ var rules = []rule{
 	{"percpu-unlocked", perCPUUnlocked},
 	{"qspinlock", queued("qspinlock")},
 	{"mcs", queued("mcs")},
+	{"claim-store", claimStore},
 	{"rcu-readers", rcuReaders},
 	{"call_rcu", deferFree(scenarios.StepCallRCU)},
 	{"queue_rcu_work", deferFree(scenarios.StepQueueRCUWork)},
@@ -219,6 +220,27 @@ func queued(kind string) func(*Subject) []Candidate {
 		}
 		return out
 	}
+}
+
+// claimStore: a qspinlock whose queue head takes the lock with a cmpxchg
+// loop even when others queue behind it takes it with a plain store of the
+// locked byte instead (Linux commit 2c83e8e9492d, 4.2: only the head can
+// take it then, so no atomic is needed).
+func claimStore(sub *Subject) []Candidate {
+	var out []Candidate
+	for _, name := range used(sub.Steps, scenarios.StepLock) {
+		l, _ := sub.lock(name)
+		if l.Kind != "qspinlock" || l.Claim != "cmpxchg" {
+			continue
+		}
+		n := l
+		n.Name, n.Claim = sub.fresh(name+"_store", false, nil), ""
+		c := sub.replaceLock(name, n)
+		c.Variant = "claim-store-" + name
+		c.What = name + ": the queue head claims with a store, not a cmpxchg"
+		out = append(out, c)
+	}
+	return out
 }
 
 // replaceLock points every lock and unlock of name at the new lock n.

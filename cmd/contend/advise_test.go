@@ -94,6 +94,19 @@ func TestAdviseChangesCallbacks(t *testing.T) {
 	}
 }
 
+// On qspinlock's before variant advise finds the commit itself (2c83e8e9492d:
+// the queue head claims with a store) and predicts what the hand-written
+// after variant does.
+func TestAdviseQspinlockClaim(t *testing.T) {
+	a := adviseJSONOf(t, "qspinlock", "--variant", "qspinlock-before")
+	if len(a.Rows) == 0 || a.Rows[0].Rule != "claim-store" {
+		t.Fatalf("rows %+v; want the claim-store rule first", a.Rows)
+	}
+	if commit := 1e-6 * rateOf(t, "qspinlock", a, "qspinlock"); math.Abs(a.Rows[0].Rate-commit) > 0.005*commit {
+		t.Errorf("claim by store %.3f Mlocks/s, the commit's variant %.3f", a.Rows[0].Rate, commit)
+	}
+}
+
 // Seed 004: at 6 queues advise finds the patch's per-cpu count flushed
 // once per jiffy, and predicts what the hand-written percpu-lazy does.
 func TestAdviseDstUse(t *testing.T) {
