@@ -130,7 +130,7 @@ steps = [
   { lock = "q_store" },
   { unlock = "q_store" },
 ]
-`, true, "busiest left: q"},
+`, true, "ns/packet on-CPU"},
 		{"unlock.toml", "locked", "qspinlock", `
 [[lock]]
 name = "stats_lock_qspinlock"
