@@ -235,9 +235,6 @@ func renderStep(st Step) string {
 	default:
 		kv = append(kv, st.Kind.String()+" = "+scenarios.Quote(st.Arg))
 	}
-	if st.Callback != "" {
-		kv = append(kv, "callback = "+scenarios.Quote(st.Callback))
-	}
 	if st.Label != "" {
 		kv = append(kv, "label = "+scenarios.Quote(st.Label))
 	}

@@ -97,19 +97,10 @@ func Explain(c Candidate, base, got []*models.Result, unit string) string {
 }
 
 // mostSaved is the symbol of the simulated perf report whose on-CPU ns per
-// unit of work fall most from base to got (means over replications), both
-// values, and whether a unit of work takes less on-CPU time in all.
+// unit of work fall most from base to got, both values, and whether a unit
+// of work takes less on-CPU time in all.
 func mostSaved(base, got []*models.Result) (string, float64, float64, bool) {
-	mean := func(rs []*models.Result) map[string]float64 {
-		out := map[string]float64{}
-		for _, r := range rs {
-			for _, l := range r.Profile {
-				out[l.Label] += l.NsPerPacket / float64(len(rs))
-			}
-		}
-		return out
-	}
-	b, g := mean(base), mean(got)
+	b, g := onCPUNs(base), onCPUNs(got)
 	label, most, sb, sg := "", 0.0, 0.0, 0.0
 	for _, l := range slices.Sorted(maps.Keys(b)) {
 		sb += b[l]
@@ -117,8 +108,8 @@ func mostSaved(base, got []*models.Result) (string, float64, float64, bool) {
 			label, most = l, d
 		}
 	}
-	for _, v := range g {
-		sg += v
+	for _, l := range slices.Sorted(maps.Keys(g)) {
+		sg += g[l]
 	}
 	return label, b[label], g[label], sg < 0.99*sb
 }
@@ -189,6 +180,18 @@ func blockedNs(rs []*models.Result) map[string]float64 {
 			if l.OffCPUPerOpNs > 0 {
 				out[l.Label] += l.OffCPUPerOpNs / float64(len(rs))
 			}
+		}
+	}
+	return out
+}
+
+// onCPUNs is the mean on-CPU ns per unit of each label of the simulated
+// perf report over replications.
+func onCPUNs(rs []*models.Result) map[string]float64 {
+	out := map[string]float64{}
+	for _, r := range rs {
+		for _, l := range r.Profile {
+			out[l.Label] += l.NsPerPacket / float64(len(rs))
 		}
 	}
 	return out

@@ -699,7 +699,7 @@ func (c *checker) callback(field string, at []string, st *Step) {
 		return
 	}
 	if where, kind := c.softirqUnsafe(st.Callback, map[string]bool{}); where != "" {
-		c.fail(field+".callback", at, "the callback's %s is a %s step; a callback runs in softirq, where this model runs only compute, load, store, rmw, percpu_counter and once_per_jiffy steps (and blocks of them): move the %s out of the callback", where, kind, kind)
+		c.softirqFail(field+".callback", at, where, kind)
 	}
 }
 
@@ -714,9 +714,15 @@ func (c *checker) inlineCallback(field string, at []string, st *Step, raw []step
 	}
 	steps := c.steps(field, at, raw, names, depth+1)
 	if where, kind := c.softirqUnsafeIn(raw, "step ", map[string]bool{}); where != "" {
-		c.fail(field+".steps", at, "the callback's %s is a %s step; a callback runs in softirq, where this model runs only compute, load, store, rmw, percpu_counter and once_per_jiffy steps (and blocks of them): move the %s out of the callback", where, kind, kind)
+		c.softirqFail(field+".steps", at, where, kind)
 	}
 	return steps
+}
+
+// softirqFail reports a callback's step (where, of kind) that softirq
+// cannot run, for a named callback and one written in place alike.
+func (c *checker) softirqFail(field string, at []string, where string, kind StepKind) {
+	c.fail(field, at, "the callback's %s is a %s step; a callback runs in softirq, where this model runs only compute, load, store, rmw, percpu_counter and once_per_jiffy steps (and blocks of them): move the %s out of the callback", where, kind, kind)
 }
 
 // largestCallback is the size, once its blocks are inlined, of the largest
