@@ -169,14 +169,18 @@ func TestPage(t *testing.T) {
 	// The coherence trace lists the run's first 40 line transfers, among
 	// them the waiter's re-read of the lock word, modified by the holder.
 	var traceRows int
-	var hitmLock bool
+	var hitmLock, batchShown bool
 	run("explain", chromedp.Click(`nav button[data-view=explain]`), chromedp.WaitVisible(`#perf tr td`),
 		chromedp.Click(`#perf th[data-col=spin_ns]`),
 		chromedp.Evaluate(`document.querySelectorAll('#trace tr').length - 1`, &traceRows),
 		chromedp.Evaluate(`document.getElementById('trace').rows_.some(r => r.line === 'qdisc_lock' && r.op === 'load' && r.hitm)`, &hitmLock),
+		chromedp.Evaluate(`!document.getElementById('batch-perf').hidden`, &batchShown),
 		shot("explain"))
 	if traceRows != 40 || !hitmLock {
 		t.Errorf("explain: %d rows in the coherence trace (want 40), a HITM re-read of qdisc_lock among them: %v", traceRows, hitmLock)
+	}
+	if batchShown {
+		t.Errorf("explain: ingress runs no batch, yet the batch CPU's perf report is shown")
 	}
 
 	// ingress-u32's base is locked: its lockless points are changes, shown

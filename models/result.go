@@ -104,6 +104,9 @@ type BatchResult struct {
 	MeanOpUs   float64  `json:"mean_op_us"`
 	P99OpUs    float64  `json:"p99_op_us"`
 	OffCPU     []OffCPU `json:"offcpu"` // by cause, largest first
+	// Profile is the batch CPU's own perf report, per operation, when a
+	// flood runs beside it (Result.Profile is then the flood's).
+	Profile []LabelResult `json:"profile,omitempty"`
 }
 
 // OffCPU is time blocked, by the label of the step that blocked.
@@ -161,6 +164,8 @@ func (w *World) result(d *driver, spec RunSpec) *Result {
 		if spec.Flood == nil {
 			cores = []int{b.CPU}
 			perOp = uint64(d.opsDone)
+		} else {
+			br.Profile = w.profile([]int{b.CPU}, uint64(d.opsDone))
 		}
 	}
 	res.Profile = w.profile(cores, perOp)

@@ -139,12 +139,23 @@ func TestBuiltinResultsConsistent(t *testing.T) {
 	}
 }
 
-// accounted checks that the simulated perf report accounts for the flood
-// CPUs' time: its ns per packet, added over symbols, are their on-CPU time
-// over the packets they completed, within 1% (a packet under way when the
-// interval ends is counted in the time, not in the packets). Only for a
-// flood long enough for that to be small, so not under fuzzing.
+// accounted checks that the simulated perf reports account for the CPUs'
+// time. The flood's: its ns per packet, added over symbols, are the flood
+// CPUs' on-CPU time over the packets they completed, within 1% (a packet
+// under way when the interval ends is counted in the time, not in the
+// packets); only for a flood long enough for that to be small, so not under
+// fuzzing. The batch CPU's, when a flood runs beside it: its symbols' time
+// adds up to the batch's CPU seconds.
 func accounted(r *models.Result) error {
+	if b := r.Batch; b != nil && len(b.Profile) > 0 {
+		var sum float64
+		for _, l := range b.Profile {
+			sum += l.WorkNs + l.StallNs + l.SpinNs
+		}
+		if want := b.CPUSeconds * 1e9; math.Abs(sum-want) > 1e-6*want+1 {
+			return fmt.Errorf("the batch CPU's perf report adds up to %.0f ns on-CPU; the batch was on-CPU %.0f ns", sum, want)
+		}
+	}
 	if r.Batch != nil || r.Packets < 1000 {
 		return nil
 	}

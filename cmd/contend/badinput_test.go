@@ -544,3 +544,20 @@ func TestFitNothing(t *testing.T) {
 		t.Run(c.name, c.run)
 	}
 }
+
+// explain on a flood whose unit of work is "op" took the batch's count of
+// operations to divide by, and there was no batch: a nil dereference.
+func TestExplainFloodOfOps(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "t.toml")
+	write(t, f, edited(t, ed{43, `cores = 2`, "cores = 2\nunit = \"op\""}))
+	out, errOut, code := answer(t, "explain", f, "--variant", "locked")
+	if code != 0 {
+		t.Fatalf("status %d; stderr:\n%s", code, errOut)
+	}
+	for _, w := range []string{"simulated perf report (cycles):\n  Overhead  ns/op", "transfers/op"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("explain does not say %q:\n%s", w, out)
+		}
+	}
+}

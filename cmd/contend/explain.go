@@ -174,7 +174,18 @@ func writeExplain(buf *bytes.Buffer, s *scenarios.Scenario, se *scenarios.Series
 	fmt.Fprintf(buf, "%s / %s, variant %s, profile %s\n", s.Name, se.Name, variant, se.Profile)
 	writeThroughput(buf, s, res)
 	writePlacement(buf, w, res)
-	writePerfReport(buf, res, unit)
+	if res.Packets > 0 || res.Batch == nil {
+		title := ""
+		if res.Batch != nil {
+			title = ", flood CPUs"
+		}
+		writePerfReport(buf, title, res.Profile, res.Packets, unit)
+	}
+	if b := res.Batch; b != nil && res.Packets == 0 {
+		writePerfReport(buf, "", res.Profile, uint64(b.Ops), unit)
+	} else if b != nil {
+		writePerfReport(buf, ", batch CPU", b.Profile, uint64(b.Ops), "op")
+	}
 	writeC2C(buf, res, unit)
 	writeRCUWhy(buf, w, res)
 	writeLockWhy(buf, w.M.Profile(), res, unit)
@@ -222,8 +233,16 @@ func writeThroughput(buf *bytes.Buffer, s *scenarios.Scenario, res *models.Resul
 				flood++
 			}
 		}
-		rate := s.RateUnit()
-		fmt.Fprintf(buf, "throughput: %.3f %s per core, %.3f %s total on %d CPU%s\n", res.PPSPerCore/1e6, rate, res.PPS/1e6, rate, flood, plural(flood))
+		// In the scenario's unit (Mpps, Mops/s), or in thousands or ones
+		// when the rate is too small for three decimals of millions.
+		scale, rate := 1e6, s.RateUnit()
+		for _, p := range []string{"k", ""} {
+			if res.PPSPerCore >= scale/10 {
+				break
+			}
+			scale, rate = scale/1e3, p+strings.TrimPrefix(rate, rate[:1])
+		}
+		fmt.Fprintf(buf, "throughput: %.3f %s per core, %.3f %s total on %d CPU%s\n", res.PPSPerCore/scale, rate, res.PPS/scale, rate, flood, plural(flood))
 	}
 	if b := res.Batch; b != nil {
 		fmt.Fprintf(buf, "batch: %d ops in %.3f s, CPU utilization %.1f%%, %.1f µs per op\n", b.Ops, b.Seconds, 100*b.CPUUtil, b.MeanOpUs)
@@ -233,21 +252,18 @@ func writeThroughput(buf *bytes.Buffer, s *scenarios.Scenario, res *models.Resul
 	}
 }
 
-// writePerfReport is the simulated perf report: each label's share of the
-// cycles and its time per unit of work, by state.
-func writePerfReport(buf *bytes.Buffer, res *models.Result, unit string) {
-	fmt.Fprintf(buf, "\nsimulated perf report (cycles):\n")
+// writePerfReport is the simulated perf report of some CPUs: each label's
+// share of their cycles and its time per unit of work (n of them), by state.
+func writePerfReport(buf *bytes.Buffer, title string, profile []models.LabelResult, n uint64, unit string) {
+	fmt.Fprintf(buf, "\nsimulated perf report%s (cycles):\n", title)
 	tw := tabwriter.NewWriter(buf, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "  Overhead\tns/%s\twork\tstall\tspin\tSymbol\n", unit)
-	n := float64(max(res.Packets, 1))
-	if unit == "op" {
-		n = float64(max(res.Batch.Ops, 1))
-	}
-	for _, l := range res.Profile {
+	per := float64(max(n, 1))
+	for _, l := range profile {
 		if l.CyclesPct == 0 {
 			continue
 		}
-		fmt.Fprintf(tw, "  %6.2f%%\t%.2f\t%.2f\t%.2f\t%.2f\t%s\n", l.CyclesPct, l.NsPerPacket, l.WorkNs/n, l.StallNs/n, l.SpinNs/n, l.Label)
+		fmt.Fprintf(tw, "  %6.2f%%\t%.2f\t%.2f\t%.2f\t%.2f\t%s\n", l.CyclesPct, l.NsPerPacket, l.WorkNs/per, l.StallNs/per, l.SpinNs/per, l.Label)
 	}
 	tw.Flush()
 }

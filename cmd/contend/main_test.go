@@ -53,6 +53,7 @@ func TestGolden(t *testing.T) {
 		{"run-flower-insert.golden", []string{"run", "flower-insert"}},
 		{"explain-ingress-locked-bare.golden", []string{"explain", "ingress", "--variant", "locked", "--series", "ingress-bare"}},
 		{"explain-flower-insert-sync-rcu.golden", []string{"explain", "flower-insert", "--variant", "sync-rcu"}},
+		{"explain-flower-under-load-sync-rcu.golden", []string{"explain", "flower-under-load", "--variant", "sync-rcu"}},
 		{"explain-ingress-locked-2cores.golden", []string{"explain", "ingress", "--variant", "locked", "--series", "ingress-u32", "--cores", "2", "--trace", "12"}},
 	} {
 		t.Run(strings.TrimSuffix(tc.file, ".golden"), func(t *testing.T) {

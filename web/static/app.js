@@ -189,7 +189,11 @@ function onDone(m) {
   $('final').textContent = `${first.value.toFixed(2)} ${first.unit} ${first.metric}`;
   $('final').dataset.value = String(first.value);
   $('final-other').textContent = rest.map(x => `${x.metric} ${x.value.toFixed(2)} ${x.unit}`).join(', ');
-  fillTable($('perf'), ['label', 'cycles_pct', 'ns_per_packet', 'work_ns', 'stall_ns', 'spin_ns', 'sleep_ns'], m.result.profile);
+  const perfCols = ['label', 'cycles_pct', 'ns_per_packet', 'work_ns', 'stall_ns', 'spin_ns', 'sleep_ns'];
+  fillTable($('perf'), perfCols, m.result.profile);
+  const batchPerf = m.result.batch?.profile ?? [];
+  $('batch-perf-head').hidden = $('batch-perf').hidden = !batchPerf.length;
+  fillTable($('batch-perf'), perfCols, batchPerf);
   fillTable($('c2c'), ['name', 'transfers_per_packet', 'hitm_per_packet', 'queue_ns_per_packet', 'mean_queue_ns', 'busy_pct', 'transfers', 'hitm', 'invalidations'], m.result.lines);
   fillTable($('trace'), ['asked_ns', 'queued_ns', 'transfer_ns', 'cpu', 'symbol', 'line', 'op', 'from', 'hitm'], m.trace);
   drawLive();
