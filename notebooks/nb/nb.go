@@ -18,8 +18,12 @@ import (
 )
 
 // dir is where figures go: notebooks/figures, from notebooks/ (where go
-// generate runs) or from the repository's root (go run ./notebooks/NAME).
+// generate runs) or from the repository's root (go run ./notebooks/NAME),
+// unless CONTEND_FIGURES_DIR names another folder.
 func dir() string {
+	if d := os.Getenv("CONTEND_FIGURES_DIR"); d != "" {
+		return d // the staleness test writes its figures aside
+	}
 	for _, d := range []string{"figures", filepath.Join("notebooks", "figures")} {
 		if st, err := os.Stat(filepath.Join(d, "..", "nb")); err == nil && st.IsDir() {
 			return d
