@@ -85,7 +85,7 @@ name = "shared+percpu-stats"
 description = "per-cpu stats"
 steps = [
   { compute = "40ns", label = "rx" },
-  { rmw = "stats_pcpu", label = "count" },
+  { store = "stats_pcpu", label = "count" },
 ]
 `, true, "stats stops moving"},
 		{"lazy.toml", "eager", "percpu", `
@@ -392,7 +392,7 @@ func TestCandidatesKeepCallbacks(t *testing.T) {
 		refsMoves         bool
 	}{
 		{"shared+percpu-stats", `steps = [ { rmw = "refs", label = "put" } ]`, true},
-		{"shared+percpu-refs", `steps = [ { rmw = "refs_pcpu", label = "put" } ]`, false},
+		{"shared+percpu-refs", `steps = [ { store = "refs_pcpu", label = "put" } ]`, false},
 	} {
 		i := slices.IndexFunc(cands, func(c advise.Candidate) bool { return c.Variant == tc.variant })
 		if i < 0 {

@@ -85,7 +85,8 @@ func (sub *Subject) read(line string) bool {
 
 func isWrite(k scenarios.StepKind) bool { return k == scenarios.StepStore || k == scenarios.StepRMW }
 
-// makePerCPU moves the writes of names to per-cpu lines.
+// makePerCPU moves the writes of names to per-cpu lines, as per-cpu
+// updates without a lock prefix.
 func (sub *Subject) makePerCPU(names []string) Candidate {
 	var c Candidate
 	var what []string
@@ -111,7 +112,9 @@ func (sub *Subject) makePerCPU(names []string) Candidate {
 				st.Steps = rewrite(st.Steps)
 			case !isWrite(st.Kind) || to[st.Arg] == "":
 			default:
-				out = append(out, Step{Kind: st.Kind, Arg: to[st.Arg], Label: st.Label})
+				// this_cpu_add(): no lock prefix, a store to a line the
+				// CPU keeps (incl %fs:(...) on x86).
+				out = append(out, Step{Kind: scenarios.StepStore, Arg: to[st.Arg], Label: st.Label})
 				if read[st.Arg] {
 					out = append(out, Step{Kind: scenarios.StepOncePerJiffy, Arg: "percpu", Label: st.Label, Steps: []Step{st}})
 				}
