@@ -196,6 +196,7 @@ func (s *System) Access(now sim.Time, core int, l *Line, op Op, hold sim.Time) R
 	hitm := st.HITM
 	var from Distance
 	serial := true
+	snoop, taken := -1, false // the previous owner, kept until the snoop reaches it
 	switch {
 	case op == Load && l.owner >= 0:
 		from = s.Distance(l.owner, core)
@@ -206,7 +207,7 @@ func (s *System) Access(now sim.Time, core int, l *Line, op Op, hold sim.Time) R
 		// keeps a Shared copy (Owned, and the forwarder, under
 		// ForwardOwner); the LLC gets one too. Until the snoop reaches
 		// it, the owner may still write: the reader gets that.
-		s.keepUntilSnoop(l, l.owner, start, from, false)
+		snoop = l.owner
 		if s.Forward == ForwardOwner {
 			l.fwd = l.owner
 		}
@@ -225,13 +226,14 @@ func (s *System) Access(now sim.Time, core int, l *Line, op Op, hold sim.Time) R
 	default:
 		var owner int
 		from, owner = s.ownership(core, l)
-		if owner >= 0 {
-			s.keepUntilSnoop(l, owner, start, from, true)
-		}
+		snoop, taken = owner, true
 	}
 	service := s.lat[from]
 	if s.Jitter != nil {
 		service = s.Jitter(service)
+	}
+	if snoop >= 0 {
+		s.keepUntilSnoop(l, snoop, start, service, taken)
 	}
 	done := start + service
 	if serial {
@@ -259,9 +261,11 @@ func (s *System) Access(now sim.Time, core int, l *Line, op Op, hold sim.Time) R
 
 // keepUntilSnoop lets owner, which a request started at start is taking the
 // line (or its right to write it) from, go on using the line until the
-// home's snoop reaches it, a Snoop fraction of the transfer from where.
-func (s *System) keepUntilSnoop(l *Line, owner int, start sim.Time, from Distance, taken bool) {
-	l.prev, l.prevTill, l.prevTaken = owner, start+sim.Time(s.Snoop*float64(s.lat[from])), taken
+// home's snoop reaches it, a Snoop fraction of the transfer: of this
+// transfer's own time, jitter included, so that the moment the owner lets
+// go varies as the transfer does.
+func (s *System) keepUntilSnoop(l *Line, owner int, start, service sim.Time, taken bool) {
+	l.prev, l.prevTill, l.prevTaken = owner, start+sim.Time(s.Snoop*float64(service)), taken
 }
 
 // Hit performs op by core on l at now, as Access does, when the core's own
