@@ -47,6 +47,7 @@ func FuzzCLI(f *testing.F) {
 	f.Add(uint8(3), "--variant locked --trace 50 --trace-from 1us", []byte(base))
 	f.Add(uint8(3), "--variant locked --trace 3 --format json", []byte(base))
 	f.Add(uint8(3), "--variant locked", []byte{})
+	f.Add(uint8(3), "--variant locked", []byte(strings.Replace(base, "cores = 2", "cores = 2\nunit = \"op\"", 1)))
 	f.Fuzz(func(t *testing.T, cmd uint8, flags string, src []byte) {
 		if len(src) > 64<<10 {
 			return // the file-size bound has its own test
