@@ -174,17 +174,14 @@ func writeExplain(buf *bytes.Buffer, s *scenarios.Scenario, se *scenarios.Series
 	fmt.Fprintf(buf, "%s / %s, variant %s, profile %s\n", s.Name, se.Name, variant, se.Profile)
 	writeThroughput(buf, s, res)
 	writePlacement(buf, w, res)
-	if res.Packets > 0 || res.Batch == nil {
-		title := ""
-		if res.Batch != nil {
-			title = ", flood CPUs"
-		}
-		writePerfReport(buf, title, res.Profile, res.Packets, unit)
-	}
-	if b := res.Batch; b != nil && res.Packets == 0 {
-		writePerfReport(buf, "", res.Profile, uint64(b.Ops), unit)
-	} else if b != nil {
+	switch b := res.Batch; {
+	case b != nil && b.Profile != nil: // a flood beside the batch
+		writePerfReport(buf, ", flood CPUs", res.Profile, res.Packets, unit)
 		writePerfReport(buf, ", batch CPU", b.Profile, uint64(b.Ops), "op")
+	case b != nil:
+		writePerfReport(buf, "", res.Profile, uint64(b.Ops), unit)
+	default:
+		writePerfReport(buf, "", res.Profile, res.Packets, unit)
 	}
 	writeC2C(buf, res, unit)
 	writeRCUWhy(buf, w, res)
