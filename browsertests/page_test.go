@@ -222,6 +222,14 @@ func TestPage(t *testing.T) {
 	if !strings.Contains(other, "grace_period") {
 		t.Errorf("flower-under-load final figures %q, want a grace period", other)
 	}
+	// Its batch CPU, which inserts the filters beside the flood, has a perf
+	// report of its own.
+	var batchChange bool
+	run("rcu explain", chromedp.Click(`nav button[data-view=explain]`), chromedp.WaitVisible(`#batch-perf tr td`),
+		chromedp.Evaluate(`document.getElementById('batch-perf').rows_.some(r => r.label === 'fl_change')`, &batchChange))
+	if !batchChange {
+		t.Errorf("explain: flower-under-load's batch CPU perf report has no fl_change")
+	}
 	if *update {
 		for _, v := range []string{"run", "sweep", "explain", "editor", "rcu"} {
 			b, err := os.ReadFile(filepath.Join(out, v+".png"))
