@@ -1086,6 +1086,16 @@ func isWord(s string) bool {
 	return s != "" && len(s) <= 20
 }
 
+// BatchUnit is what one operation of the batch is called: the scenario's
+// unit of work when the batch runs alone and the scenario names one, else
+// "op" (beside a flood, the unit names the flood's work).
+func (s *Scenario) BatchUnit() string {
+	if s.Workload.Kind == WorkloadBatch && s.Workload.Unit != "" && s.Workload.Unit != "packet" {
+		return s.Workload.Unit
+	}
+	return "op"
+}
+
 // RateUnit is the unit tables give rates in: Mpps for packets, else
 // M<unit>s/s (Mops/s, Mcalls/s).
 func (s *Scenario) RateUnit() string {

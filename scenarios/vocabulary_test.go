@@ -60,3 +60,30 @@ func TestOwnAxisAndUnitErrors(t *testing.T) {
 	_, err := scenarios.Parse(fstest.MapFS{}, "t.toml", []byte(src))
 	checkError(t, err, "t.toml", 1+strings.Count(src[:strings.Index(src, "unit = ")], "\n"), "workload.unit", "one lowercase word")
 }
+
+// A batch's operation is called by the scenario's unit when the batch runs
+// alone and the scenario names one; beside a flood, whose work the unit
+// names, or with the default unit, it is an "op".
+func TestBatchUnit(t *testing.T) {
+	for _, tc := range []struct{ name, want string }{
+		{"flower-insert", "filter"}, // kind = "batch", unit = "filter"
+		{"flower-under-load", "op"}, // kind = "both": packets are the flood's
+		{"kfree-bulk", "op"},        // kind = "both", unit = "op"
+	} {
+		s, err := scenarios.LoadBuiltin(tc.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.BatchUnit(); got != tc.want {
+			t.Errorf("%s: batch unit %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	src := edit(t, good, "[workload]\nkind = \"flood\"", "[workload]\nkind = \"batch\"\nbatch_ops = 3")
+	s, err := scenarios.Parse(fstest.MapFS{}, "t.toml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.BatchUnit(); got != "op" {
+		t.Errorf("a batch with the default unit: %q, want op", got)
+	}
+}

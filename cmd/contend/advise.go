@@ -182,9 +182,10 @@ func adviseAt(arg string, s *scenarios.Scenario, pt scenarios.Point, samples int
 	cands := advise.Derive(sub)
 	a := &advice{Scenario: s.Name, Series: pt.Series.Name, Profile: pt.Series.Profile, Variant: pt.Variant,
 		Axis: pt.Axis, X: pt.X, Unit: s.RateUnit(), Samples: samples, series: pt.Series}
-	scale := 1e-6
+	scale, work := 1e-6, s.Workload.Unit
 	if advise.ByBatch(s) {
-		a.Unit, scale = s.Workload.Unit+"s/s", 1 // a batch's operations are slow: per second
+		work = s.BatchUnit()
+		a.Unit, scale = work+"s/s", 1 // a batch's operations are slow: per second
 	}
 	baseRate := meanRate(s, base)
 	a.Rate = baseRate * scale
@@ -210,7 +211,7 @@ func adviseAt(arg string, s *scenarios.Scenario, pt scenarios.Point, samples int
 		r := advise.Row{Candidate: c, Rate: meanRate(s, got)}
 		r.Gain = 100 * (r.Rate - baseRate) / baseRate
 		r.Low, r.High = r.Gain, r.Gain
-		r.Explain = advise.Explain(c, base, got, s.Workload.Unit)
+		r.Explain = advise.Explain(c, base, got, work)
 		a.rows = append(a.rows, r)
 	}
 	if samples > 0 {

@@ -169,7 +169,7 @@ func writeTrace(buf *bytes.Buffer, trace []models.Transfer, n int, from time.Dur
 func writeExplain(buf *bytes.Buffer, s *scenarios.Scenario, se *scenarios.Series, variant string, w *models.World, res *models.Result) {
 	unit := s.Workload.Unit
 	if res.Batch != nil && res.Packets == 0 {
-		unit = "op"
+		unit = s.BatchUnit()
 	}
 	fmt.Fprintf(buf, "%s / %s, variant %s, profile %s\n", s.Name, se.Name, variant, se.Profile)
 	writeThroughput(buf, s, res)
@@ -177,7 +177,7 @@ func writeExplain(buf *bytes.Buffer, s *scenarios.Scenario, se *scenarios.Series
 	switch b := res.Batch; {
 	case b != nil && b.Profile != nil: // a flood beside the batch
 		writePerfReport(buf, ", flood CPUs", res.Profile, res.Packets, unit)
-		writePerfReport(buf, ", batch CPU", b.Profile, uint64(b.Ops), "op")
+		writePerfReport(buf, ", batch CPU", b.Profile, uint64(b.Ops), s.BatchUnit())
 	case b != nil:
 		writePerfReport(buf, "", res.Profile, uint64(b.Ops), unit)
 	default:
@@ -242,7 +242,8 @@ func writeThroughput(buf *bytes.Buffer, s *scenarios.Scenario, res *models.Resul
 		fmt.Fprintf(buf, "throughput: %.3f %s per core, %.3f %s total on %d CPU%s\n", res.PPSPerCore/scale, rate, res.PPS/scale, rate, flood, plural(flood))
 	}
 	if b := res.Batch; b != nil {
-		fmt.Fprintf(buf, "batch: %d ops in %.3f s, CPU utilization %.1f%%, %.1f µs per op\n", b.Ops, b.Seconds, 100*b.CPUUtil, b.MeanOpUs)
+		op := s.BatchUnit()
+		fmt.Fprintf(buf, "batch: %d %ss in %.3f s, CPU utilization %.1f%%, %.1f µs per %s\n", b.Ops, op, b.Seconds, 100*b.CPUUtil, b.MeanOpUs, op)
 		for _, oc := range b.OffCPU {
 			fmt.Fprintf(buf, "  off-CPU in %s: %.3f s\n", oc.Label, oc.Seconds)
 		}
