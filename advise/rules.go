@@ -102,29 +102,23 @@ func (sub *Subject) makePerCPU(names []string) Candidate {
 			what = append(what, "per-cpu "+n)
 		}
 	}
-	// A call_rcu's callback is rewritten as the variant's own steps are.
-	var rewrite func(steps []Step) []Step
-	rewrite = func(steps []Step) []Step {
-		var out []Step
-		for _, st := range steps {
-			switch {
-			case st.Kind == scenarios.StepCallRCU && len(st.Steps) > 0:
-				st.Steps = rewrite(st.Steps)
-			case !isWrite(st.Kind) || to[st.Arg] == "":
-			default:
-				// this_cpu_add(): no lock prefix, a store to a line the
-				// CPU keeps (incl %fs:(...) on x86).
-				out = append(out, Step{Kind: scenarios.StepStore, Arg: to[st.Arg], Label: st.Label})
-				if read[st.Arg] {
-					out = append(out, Step{Kind: scenarios.StepOncePerJiffy, Arg: "percpu", Label: st.Label, Steps: []Step{st}})
-				}
-				continue
-			}
-			out = append(out, st)
+	// A call_rcu's callback is rewritten as the variant's own steps are;
+	// a jiffy gate's body is left as it is.
+	c.Steps = mapSteps(sub.Steps, func(st Step) ([]Step, bool) {
+		switch {
+		case st.Steps != nil && st.Kind != scenarios.StepCallRCU:
+			return []Step{st}, true
+		case !isWrite(st.Kind) || to[st.Arg] == "":
+			return nil, false
 		}
-		return out
-	}
-	c.Steps = rewrite(sub.Steps)
+		// this_cpu_add(): no lock prefix, a store to a line the CPU keeps
+		// (incl %fs:(...) on x86).
+		out := []Step{{Kind: scenarios.StepStore, Arg: to[st.Arg], Label: st.Label}}
+		if read[st.Arg] {
+			out = append(out, Step{Kind: scenarios.StepOncePerJiffy, Arg: "percpu", Label: st.Label, Steps: []Step{st}})
+		}
+		return out, true
+	})
 	c.Variant = "percpu-" + strings.Join(names, "-")
 	c.What = strings.Join(what, "; ")
 	return c

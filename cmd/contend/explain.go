@@ -237,7 +237,7 @@ func writeThroughput(buf *bytes.Buffer, s *scenarios.Scenario, res *models.Resul
 			if res.PPSPerCore >= scale/10 {
 				break
 			}
-			scale, rate = scale/1e3, p+strings.TrimPrefix(rate, rate[:1])
+			scale, rate = scale/1e3, p+rate[1:] // Mpps → kpps → pps
 		}
 		fmt.Fprintf(buf, "throughput: %.3f %s per core, %.3f %s total on %d CPU%s\n", res.PPSPerCore/scale, rate, res.PPS/scale, rate, flood, plural(flood))
 	}
