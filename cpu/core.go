@@ -72,6 +72,7 @@ type Core struct {
 	running bool
 	idle    bool
 	waiting bool     // blocked in a step until Wake
+	nested  bool     // running a step of a program a step runs itself (ExecNested)
 	since   sim.Time // start of the current idle or blocked span
 	blocked struct {
 		label Label
@@ -424,7 +425,9 @@ func (c *Core) Skip(n int) { c.pc += n }
 // program it asked to skip; the core's own program does not move.
 func (c *Core) ExecNested(s Step) (Outcome, sim.Time, int) {
 	pc := c.pc
+	c.nested = true
 	out, at := s.Exec(c)
+	c.nested = false
 	skip := c.pc - pc
 	c.pc = pc
 	return out, at, skip
@@ -498,6 +501,21 @@ func (c *Core) hide(d, now sim.Time) sim.Time {
 // compute step overlaps.
 func (c *Core) Access(label Label, l *cacheline.Line, op cacheline.Op) sim.Time {
 	return c.access(c.account(label), l, op, Work, Stall, c.Now())
+}
+
+// PrefetchW asks for ownership of l now and does not wait for it: the
+// request for ownership a core sends for a younger store whose address it
+// knows while an atomic still waits for its own line. The store commits
+// after the atomic, but its line comes meanwhile, as it does for a store
+// behind a store in the store buffer. Without it a qspinlock head that
+// claims the lock with a cmpxchg and then hands on would take a transfer
+// more per hand-over than one that claims it with a store; Linux commit
+// 2c83e8e9492d measured the two 1-3% apart on a Westmere-EX.
+func (c *Core) PrefetchW(l *cacheline.Line) {
+	if l.PerCPU || l.Owner() == c.ID {
+		return
+	}
+	c.M.lines.Access(c.Now(), c.ID, l, cacheline.Store, 0)
 }
 
 // SpinAccess is Access made by a waiting core (a lock's retry, a queue
@@ -715,6 +733,13 @@ func (s *AccessStep) Exec(c *Core) (Outcome, sim.Time) {
 	done := c.Access(s.Label, s.Line, s.Op)
 	if s.Op == cacheline.RMW {
 		c.missShadow = sim.Time(c.M.prof.AtomicOverlap * float64(min(c.rmwWait, c.M.reorderReach)))
+		// A store right after the atomic has its address now: its line
+		// is asked for while the atomic waits.
+		if n := c.pc + 1; c.rmwWait > 0 && !c.nested && n < len(c.code) {
+			if o := &c.code[n]; o.kind == opAccess && o.acc == cacheline.Store && o.line != s.Line {
+				c.PrefetchW(o.line)
+			}
+		}
 	}
 	return Next, done
 }

@@ -142,3 +142,37 @@ func TestAtomicFetchesWhileStoresDrain(t *testing.T) {
 		t.Errorf("the atomic waited %v after a store miss, want one fetch from memory, %v (both in turn: %v)", got, fetch, 2*fetch)
 	}
 }
+
+// A store right after an atomic asks for its line while the atomic waits
+// for its own: after an atomic on a cold line, a store to another cold line
+// has its line when the atomic has executed, not one fetch later. A store
+// further on, or one after an atomic that did not wait, asks when it
+// executes.
+func TestStoreAfterAtomicAsksMeanwhile(t *testing.T) {
+	p := testProfile()
+	fetch := p.Memory - p.L1Hit
+	for _, tc := range []struct {
+		name  string
+		gap   bool // a compute step between the atomic and the store
+		lands sim.Time
+	}{
+		{"next", false, fetch},
+		{"after work", true, fetch + 10*sim.Nanosecond + fetch},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := newMachine(t, p, 1)
+			steps := []cpu.Step{&cpu.AccessStep{Label: m.Label("atomic"), Line: newLine(t, m, "a", false), Op: cacheline.RMW}}
+			if tc.gap {
+				steps = append(steps, &cpu.ComputeStep{Label: m.Label("gap"), D: 10 * sim.Nanosecond})
+			}
+			steps = append(steps,
+				&cpu.AccessStep{Label: m.Label("store"), Line: newLine(t, m, "b", false), Op: cacheline.Store},
+				&cpu.ComputeStep{Label: m.Label("work"), D: sim.Microsecond})
+			startAll(m, &cpu.Program{Name: "p", Steps: steps}, []int{0})
+			run(t, m, 0, 500*sim.Nanosecond)
+			if got := m.Cores()[0].LastStoreLands(); got != tc.lands {
+				t.Errorf("the store had its line at %v, want %v", got, tc.lands)
+			}
+		})
+	}
+}

@@ -507,6 +507,9 @@ func (l *Spinlock) lockQspinlock(c *cpu.Core) (cpu.Outcome, sim.Time) {
 			// cmpxchg(val, val | locked): val is what this read saw.
 			l.seenTail[id] = l.tailSwaps
 			l.phase[id] = headClaiming
+			if succ := l.queue[1]; l.linked[succ] && l.linkedAt[succ] <= c.Now() {
+				c.PrefetchW(l.node(succ))
+			}
 			return l.claim(c)
 		}
 		l.queue = l.queue[1:]
