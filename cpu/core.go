@@ -507,10 +507,13 @@ func (c *Core) Access(label Label, l *cacheline.Line, op cacheline.Op) sim.Time 
 // request for ownership a core sends for a younger store whose address it
 // knows while an atomic still waits for its own line. The store commits
 // after the atomic, but its line comes meanwhile, as it does for a store
-// behind a store in the store buffer. Without it a qspinlock head that
-// claims the lock with a cmpxchg and then hands on would take a transfer
-// more per hand-over than one that claims it with a store; Linux commit
-// 2c83e8e9492d measured the two 1-3% apart on a Westmere-EX.
+// behind a store in the store buffer. Without it a ticket lock whose
+// critical section ends in a CAS costs a transfer more per hand-over than
+// one whose section ends in a store, where the calibrate host measures the
+// two the same (loops ticket and ticket-cas); and a qspinlock head that
+// claims the lock with a cmpxchg and then hands on costs a transfer more
+// than one that claims it with a store, which Linux commit 2c83e8e9492d
+// measured 1-3% apart on a Westmere-EX.
 func (c *Core) PrefetchW(l *cacheline.Line) {
 	if l.PerCPU || l.Owner() == c.ID {
 		return
@@ -733,15 +736,49 @@ func (s *AccessStep) Exec(c *Core) (Outcome, sim.Time) {
 	done := c.Access(s.Label, s.Line, s.Op)
 	if s.Op == cacheline.RMW {
 		c.missShadow = sim.Time(c.M.prof.AtomicOverlap * float64(min(c.rmwWait, c.M.reorderReach)))
-		// A store right after the atomic has its address now: its line
-		// is asked for while the atomic waits.
-		if n := c.pc + 1; c.rmwWait > 0 && !c.nested && n < len(c.code) {
-			if o := &c.code[n]; o.kind == opAccess && o.acc == cacheline.Store && o.line != s.Line {
-				c.PrefetchW(o.line)
+		if c.rmwWait > 0 && !c.nested {
+			if l := c.storeAhead(s.Line); l != nil {
+				c.PrefetchW(l)
 			}
 		}
 	}
 	return Next, done
+}
+
+// Storer is a step whose first access to memory is a plain store to a line
+// known before it runs (an unlock that is a store); StoreLine returns that
+// line, or nil when the step does not begin so.
+type Storer interface {
+	StoreLine() *cacheline.Line
+}
+
+// storeAhead returns the line of the store that follows the current step
+// within the reorder window, past work but nothing else, if it is not
+// line: a store whose address the core knows while an atomic before it
+// waits, and whose line it asks for meanwhile. It returns nil if there is
+// none.
+func (c *Core) storeAhead(line *cacheline.Line) *cacheline.Line {
+	reach := c.M.reorderReach
+	for n := c.pc + 1; n < len(c.code); n++ {
+		o := &c.code[n]
+		var l *cacheline.Line
+		switch st, ok := o.step.(Storer); {
+		case o.kind == opCompute:
+			if reach -= o.d; reach < 0 {
+				return nil
+			}
+			continue
+		case o.kind == opAccess && o.acc == cacheline.Store:
+			l = o.line
+		case ok:
+			l = st.StoreLine()
+		}
+		if l == line {
+			return nil
+		}
+		return l
+	}
+	return nil
 }
 
 // FenceStep is smp_mb(): on x86 Linux a locked add to the stack, so it

@@ -145,31 +145,39 @@ func TestAtomicFetchesWhileStoresDrain(t *testing.T) {
 
 // A store right after an atomic asks for its line while the atomic waits
 // for its own: after an atomic on a cold line, a store to another cold line
-// has its line when the atomic has executed, not one fetch later. A store
-// further on, or one after an atomic that did not wait, asks when it
-// executes.
+// has its line when the atomic has executed, not one fetch later; so does a
+// store behind a little work, within the reorder window. A store behind
+// more work than the window holds, or behind a load, asks when it executes.
 func TestStoreAfterAtomicAsksMeanwhile(t *testing.T) {
 	p := testProfile()
 	fetch := p.Memory - p.L1Hit
+	reach := p.Cycles(cpu.ReorderReach)
 	for _, tc := range []struct {
 		name  string
-		gap   bool // a compute step between the atomic and the store
+		gap   sim.Time // work between the atomic and the store
+		load  bool     // a load of an owned line between them
 		lands sim.Time
 	}{
-		{"next", false, fetch},
-		{"after work", true, fetch + 10*sim.Nanosecond + fetch},
+		{"next", 0, false, fetch},
+		{"after a little work", 10 * sim.Nanosecond, false, fetch + 10*sim.Nanosecond},
+		{"after much work", reach + sim.Nanosecond, false, fetch + reach + sim.Nanosecond + fetch},
+		{"after a load", 0, true, fetch + p.L1Hit + fetch},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := newMachine(t, p, 1)
+			own := newLine(t, m, "own", true)
 			steps := []cpu.Step{&cpu.AccessStep{Label: m.Label("atomic"), Line: newLine(t, m, "a", false), Op: cacheline.RMW}}
-			if tc.gap {
-				steps = append(steps, &cpu.ComputeStep{Label: m.Label("gap"), D: 10 * sim.Nanosecond})
+			if tc.gap > 0 {
+				steps = append(steps, &cpu.ComputeStep{Label: m.Label("gap"), D: tc.gap})
+			}
+			if tc.load {
+				steps = append(steps, &cpu.AccessStep{Label: m.Label("load"), Line: own, Op: cacheline.Load})
 			}
 			steps = append(steps,
 				&cpu.AccessStep{Label: m.Label("store"), Line: newLine(t, m, "b", false), Op: cacheline.Store},
 				&cpu.ComputeStep{Label: m.Label("work"), D: sim.Microsecond})
 			startAll(m, &cpu.Program{Name: "p", Steps: steps}, []int{0})
-			run(t, m, 0, 500*sim.Nanosecond)
+			run(t, m, 0, 900*sim.Nanosecond)
 			if got := m.Cores()[0].LastStoreLands(); got != tc.lands {
 				t.Errorf("the store had its line at %v, want %v", got, tc.lands)
 			}

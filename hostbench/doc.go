@@ -1,7 +1,8 @@
 // Package hostbench measures the machine contend runs on, to make a hardware
 // profile from it: uncontended atomics, the part of an atomic that independent
 // work hides, the store-buffer drain a locked instruction waits for, CAS
-// ping-pong between CPU pairs, contended and falsely shared counters, ticket,
+// ping-pong between CPU pairs, contended and falsely shared counters, ticket
+// (with a plain increment in the critical section, and with a CAS),
 // test-and-set and MCS locks written in Go, dependent loads (L1 and memory),
 // a PAUSE spin iteration and a thread wake-up. Threads are pinned one per CPU
 // and timed with the monotonic clock; every figure is a median over repeated

@@ -121,7 +121,7 @@ func (h *Host) Run(job Job, iters int) (time.Duration, error) {
 // loops did their work: the contended counter, or the lock loops'.
 func (s *shared) count(job Job) uint64 {
 	switch job.Kernel {
-	case TicketLock, TASLock, MCSLock:
+	case TicketLock, TASLock, MCSLock, TicketCAS:
 		return s.protected.v
 	case SharedAdd, SharedStoreAdd:
 		return s.one.v

@@ -28,7 +28,7 @@ func TestHostLoops(t *testing.T) {
 			t.Errorf("%s: took %v", f.Name, d)
 		}
 		switch f.Job.Kernel {
-		case SharedAdd, SharedStoreAdd, TicketLock, TASLock, MCSLock:
+		case SharedAdd, SharedStoreAdd, TicketLock, TASLock, MCSLock, TicketCAS:
 			if want := uint64(len(f.Job.CPUs) * iters); h.ops != want {
 				t.Errorf("%s: counter %d after %d threads × %d iterations", f.Name, h.ops, len(f.Job.CPUs), iters)
 			}

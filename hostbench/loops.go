@@ -150,7 +150,7 @@ func (s *shared) loop(job Job, t, iters int) {
 			atomic.AddUint64(p, 1)
 			x = lcg(x, w)
 		}
-	case TicketLock, TASLock, MCSLock:
+	case TicketLock, TASLock, MCSLock, TicketCAS:
 		x = s.locked(job, t, iters, x)
 	case Chase:
 		var i uint32
@@ -221,6 +221,10 @@ func (s *shared) locked(job Job, t, iters int, x uint64) uint64 {
 			s.mcsLock(t)
 			x = s.critical(x, job.Work)
 			s.mcsUnlock(t)
+		case TicketCAS:
+			s.ticketLock()
+			x = s.criticalCAS(x, job.Work)
+			s.ticketUnlock()
 		}
 	}
 	return x
@@ -228,6 +232,16 @@ func (s *shared) locked(job Job, t, iters int, x uint64) uint64 {
 
 func (s *shared) critical(x uint64, work int) uint64 {
 	s.protected.v++
+	return lcg(x, work)
+}
+
+// criticalCAS is critical with the increment made by a load and a CAS: a
+// locked instruction that waits for the line the other thread wrote last,
+// with the unlock's store to the lock word right behind it.
+func (s *shared) criticalCAS(x uint64, work int) uint64 {
+	p := &s.protected.v
+	v := atomic.LoadUint64(p)
+	atomic.CompareAndSwapUint64(p, v, v+1)
 	return lcg(x, work)
 }
 

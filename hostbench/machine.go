@@ -30,11 +30,12 @@ const (
 	Wakeup                       // wake the other thread blocked in read(2), then block
 	Readers                      // the first thread writes a line; each other loads it until it sees the write, then acknowledges on its own line
 	SharedStoreAdd               // every thread stores to one shared line, then adds to another
+	TicketCAS                    // the ticket lock with a CAS for the increment inside it: a waiting atomic, then the unlock's store
 	numKernels
 )
 
 var kernelNames = [numKernels]string{"work", "add", "cas", "swap", "store-add", "pingpong", "shared-add",
-	"false-share", "padded", "ticket", "tas", "mcs", "chase", "pause", "wakeup", "readers", "shared-store-add"}
+	"false-share", "padded", "ticket", "tas", "mcs", "chase", "pause", "wakeup", "readers", "shared-store-add", "ticket-cas"}
 
 func (k Kernel) String() string {
 	if k < numKernels {

@@ -172,7 +172,7 @@ func Plan(t Topology, m Machine) []Figure {
 		contended(fmt.Sprintf("false-share x%d", n), Job{Kernel: FalseShare, CPUs: cpus})
 		contended(fmt.Sprintf("padded x%d", n), Job{Kernel: Padded, CPUs: cpus})
 	}
-	for _, k := range []Kernel{TicketLock, TASLock, MCSLock} {
+	for _, k := range []Kernel{TicketLock, TicketCAS, TASLock, MCSLock} {
 		add(fmt.Sprintf("%s x1", k), Job{Kernel: k, CPUs: all[:1], Work: csUnits})
 		for n := 2; n <= len(all); n++ {
 			contended(fmt.Sprintf("%s x%d", k, n), Job{Kernel: k, CPUs: all[:n], Work: csUnits})

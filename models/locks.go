@@ -655,6 +655,15 @@ func (l *Spinlock) lockTTAS(c *cpu.Core) (cpu.Outcome, sim.Time) {
 // UnlockStep is spin_unlock().
 type UnlockStep struct{ L *Spinlock }
 
+// StoreLine implements cpu.Storer: every unlock but MCS's is a store to the
+// lock word.
+func (s *UnlockStep) StoreLine() *cacheline.Line {
+	if s.L.Kind == MCS {
+		return nil
+	}
+	return s.L.Line
+}
+
 // Exec implements cpu.Step.
 func (s *UnlockStep) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
 	l, id := s.L, c.ID
