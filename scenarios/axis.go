@@ -56,6 +56,8 @@ func (c *checker) axes(raw map[string]string) {
 		switch _, isParam := c.s.Params[name]; {
 		case builtinAxes[name] != DrivesParam:
 			c.fail("axes."+name, at, "%q is a built-in axis already; give yours another name", name)
+		case name == PlacementAxis:
+			c.fail("axes."+name, at, "%q is where the threads run, swept by name under [sweep]; give your axis another name", name)
 		case isParam:
 			c.fail("axes."+name, at, "%q is a param, and a param is an axis by itself; drop it here or rename one", name)
 		case !ok:

@@ -134,12 +134,26 @@ func check(raw *fileRaw, loc *locator) (*Scenario, error) {
 	c.workload(raw.Workload)
 	c.run(raw.Run)
 	for _, axis := range sortedKeys(raw.Sweep) {
-		c.axis("sweep."+axis, []string{"[sweep]", keyNeedle(axis)}, axis, raw.Sweep[axis])
-		s.Sweep = append(s.Sweep, Axis{Name: axis, Values: raw.Sweep[axis]})
+		field, at := "sweep."+axis, []string{"[sweep]", keyNeedle(axis)}
+		if axis == PlacementAxis {
+			c.placements(field, at, raw.Sweep[axis])
+			continue
+		}
+		values, ok := numbers(raw.Sweep[axis])
+		if !ok {
+			c.fail(field, at, "%s; list the points to sweep as numbers, e.g. [1, 2, 4]", describeTOML(raw.Sweep[axis]))
+			continue
+		}
+		c.axis(field, at, axis, values)
+		s.Sweep = append(s.Sweep, Axis{Name: axis, Values: values})
 	}
 	for i := range raw.Series {
 		c.series(i, &raw.Series[i], seen)
 	}
+	if c.err != nil {
+		return nil, c.err
+	}
+	c.expandPlacements()
 	if c.err != nil {
 		return nil, c.err
 	}

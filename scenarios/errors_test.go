@@ -228,6 +228,16 @@ var badCases = []badCase{
 	{name: "missing include", load: "a.toml", files: fstest.MapFS{
 		"a.toml": {Data: []byte("name = \"a\"\n\ninclude = [\"comon.toml\"]\n")},
 	}, file: "a.toml", line: 3, field: "include", fix: "relative to this file"},
+	{name: "unknown placement swept", old: "duration = \"10us\"\n", new: "duration = \"10us\"\n\n[sweep]\ncores = [1, 2]\nplacement = [\"smt-last\", \"spred\"]\n",
+		line: 48, field: "sweep.placement", fix: "use smt-last, compact or spread"},
+	{name: "placement swept as one name", old: "duration = \"10us\"\n", new: "duration = \"10us\"\n\n[sweep]\ncores = [1, 2]\nplacement = \"spread\"\n",
+		line: 48, field: "sweep.placement", fix: "list the placements to run"},
+	{name: "sweep axis of names", old: "duration = \"10us\"\n", new: "duration = \"10us\"\n\n[sweep]\ncores = [\"one\", \"two\"]\n",
+		line: 47, field: "sweep.cores", fix: "as numbers"},
+	{name: "own axis called placement", old: "duration = \"10us\"\n", new: "duration = \"10us\"\n\n[axes]\nplacement = \"cpus\"\n",
+		line: 47, field: "axes.placement", fix: "give your axis another name"},
+	{name: "placement copy takes a series' name", old: "duration = \"10us\"\n", new: "duration = \"10us\"\n\n[sweep]\nplacement = [\"spread\"]\n\n[[series]]\nname = \"box-spread\"\nprofile = \"box\"\n",
+		line: 47, field: "sweep.placement", fix: "rename one"},
 }
 
 func TestBadInput(t *testing.T) {

@@ -30,6 +30,9 @@ type Scenario struct {
 	Workload    Workload
 	Run         RunConfig
 	Sweep       []Axis
+	// Placements are the [sweep] placement values: every series gets a
+	// what-if copy run with each that is not its own (expandPlacements).
+	Placements []cpu.Placement
 	// Axes says what each axis name drives: the flood's CPUs or the
 	// batch's operations; the built-in names and the file's [axes]. Any
 	// other axis is a param.

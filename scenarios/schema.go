@@ -15,8 +15,8 @@ type fileRaw struct {
 	Variant     []variantRaw          `toml:"variant"`
 	Workload    *workloadRaw          `toml:"workload"`
 	Run         *runRaw               `toml:"run"`
-	Sweep       map[string][]float64  `toml:"sweep"`
-	Axes        map[string]string     `toml:"axes"` // the scenario's own axis names: "cpus" or "ops"
+	Sweep       map[string]any        `toml:"sweep"` // axis: numbers; placement: names
+	Axes        map[string]string     `toml:"axes"`  // the scenario's own axis names: "cpus" or "ops"
 	Series      []seriesRaw           `toml:"series"`
 
 	// origin says which included file defined what, for errors: keys are
