@@ -414,7 +414,12 @@ func (c *Core) Wake(at sim.Time, o Outcome) {
 
 // LineLost wakes a core spinning on a watched line: it runs its step again
 // once its spin loop comes round, at the end of the current pause.
-func (c *Core) LineLost(at sim.Time) { c.Wake(at+c.M.Uniform(c.M.prof.Pause), Again) }
+func (c *Core) LineLost(at sim.Time) { c.Wake(c.Notices(at), Again) }
+
+// Notices returns when a core that spins on a line, a PAUSE between its
+// reads, reads it again after the line is taken from it at at: somewhere
+// in the pause it is in then.
+func (c *Core) Notices(at sim.Time) sim.Time { return at + c.M.Uniform(c.M.prof.Pause) }
 
 // Skip makes the core jump over the next n steps when the current step
 // returns Next: the way a conditional block is skipped.

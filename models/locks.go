@@ -218,13 +218,21 @@ func (w *World) waiting(cpu int) bool { return w.percpu[cpu].waitFor != nil }
 
 // spinOn blocks c spinning on line from time from until the line is written.
 // A core can only wait for a line it holds: a write by the line's owner is a
-// hit that wakes nobody. If the line is going or has gone (an MCS
-// successor's link store can take a queue node from under its owner), the
-// step runs again once the copy is gone and re-reads it, as a spinning core's
-// next load would.
+// hit that wakes nobody. If the line has gone (an MCS successor's link store
+// can take a queue node from under its owner), the step runs again at once
+// and re-reads it, as a spinning core's next load would. If it is going but
+// the snoop has not come, the core's own copy serves this read: it sees the
+// lock as it was and reads again somewhere in the pause after the copy goes,
+// as a spinner does whose line is taken while it holds it.
 func spinOn(c *cpu.Core, line *cacheline.Line, from sim.Time, label cpu.Label) (cpu.Outcome, sim.Time) {
 	if !line.Holds(c.ID) {
-		at := max(from, line.KeptUntil(c.ID))
+		at := from
+		if kept := line.KeptUntil(c.ID); kept > from {
+			// The line is leaving, but the snoop has not come: the
+			// core's own copy serves this read, which sees the lock
+			// as it was, and the core reads again after a pause.
+			at = c.Notices(kept)
+		}
 		c.Charge(label, cpu.Spin, at-from)
 		return cpu.Again, at
 	}

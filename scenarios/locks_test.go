@@ -55,3 +55,56 @@ func TestLockOnDataLine(t *testing.T) {
 			together, trTogether, apart, trApart)
 	}
 }
+
+// fastHost is a profile contend calibrate measured on its host while the
+// two vCPUs shared a core complex: transfers far shorter than a PAUSE. In
+// that run the ticket loop cost 82.1 ns an operation a thread, and the same
+// loop with a CAS for the critical section's increment 85.1.
+const fastHost = `[profile.host]
+ghz = 2.4160
+sockets = 1
+cores_per_socket = 2
+threads_per_core = 1
+l1_hit = "1.894ns"
+llc_hit = "183.324ns"
+smt_sibling = "24.929ns"
+same_socket = "10ns"
+other_socket = "24.929ns"
+memory = "235.143ns"
+atomic = "3.035ns"
+atomic_overlap = 1.0
+store_drain = "0ns"
+wakeup = "7300ns"
+pause = "31.224ns"
+coherence = "moesi"
+`
+
+// The unlock's line, asked for while the CAS before it waits, leaves the
+// CPU spinning on it, which still reads its own copy until the snoop comes:
+// that read sees the lock held, and the CPU reads again only after a pause,
+// as a spinner whose line is taken at any other time does. When it read
+// again at once instead, the loop with the CAS ran 71% faster than the one
+// with the plain increment on this profile.
+func TestEarlyStoreLeavesTheSpinnerItsPause(t *testing.T) {
+	s, err := scenarios.LoadBuiltin("host-microbench")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := scenarios.LoadProfile(fstest.MapFS{"host.toml": {Data: []byte(fastHost)}}, "host.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.UseProfile(p)
+	rate := func(variant string) float64 {
+		r, err := s.Simulate(scenarios.Point{Variant: variant, Axis: "threads", X: 2, Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.PPS
+	}
+	plain, cas := rate("ticket"), rate("ticket-cas")
+	t.Logf("2 threads: ticket %.4g M ops/s, ticket-cas %.4g", plain/1e6, cas/1e6)
+	if cas > 1.2*plain || cas < 0.8*plain {
+		t.Errorf("the ticket loop with a CAS gives %.4g ops/s, with the plain increment %.4g; the host measured them 4%% apart, want within 20%%", cas, plain)
+	}
+}
