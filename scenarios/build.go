@@ -238,6 +238,10 @@ func (s *Scenario) override(key string, x float64, prof *Profile, params map[str
 // machine makes the profile's machine and returns it with the CPUs the
 // workload takes, in order.
 func (s *Scenario) machine(prof Profile, wl Workload, seed int64) (*cpu.Machine, []int, error) {
+	if wl.TightSpin {
+		// A spin iteration is the load of the line, from L1.
+		prof.Profile.Pause = prof.Profile.L1Hit
+	}
 	m, err := cpu.NewMachine(prof.Profile, uint64(seed))
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", s.Name, err)

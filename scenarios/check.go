@@ -871,6 +871,13 @@ func (c *checker) workload(w *workloadRaw) {
 	}
 	wl.BatchVariant, wl.FloodVariant = w.BatchVariant, w.FloodVariant
 	c.placement(w, &wl)
+	switch w.Spin {
+	case "", "pause":
+	case "tight":
+		wl.TightSpin = true
+	default:
+		c.fail("workload.spin", append(a, keyNeedle("spin")), "%q; use \"pause\" (a PAUSE between reads, as the kernel's cpu_relax) or \"tight\" (reads back to back, as a user-space loop without one)", w.Spin)
+	}
 	wl.Unit = "packet"
 	if w.Unit != "" {
 		if !isWord(w.Unit) {

@@ -228,6 +228,8 @@ var badCases = []badCase{
 	{name: "missing include", load: "a.toml", files: fstest.MapFS{
 		"a.toml": {Data: []byte("name = \"a\"\n\ninclude = [\"comon.toml\"]\n")},
 	}, file: "a.toml", line: 3, field: "include", fix: "relative to this file"},
+	{name: "unknown spin", old: "cores = 2", new: "cores = 2\nspin = \"busy\"",
+		line: 42, field: "workload.spin", fix: "use \"pause\""},
 	{name: "unknown placement swept", old: "duration = \"10us\"\n", new: "duration = \"10us\"\n\n[sweep]\ncores = [1, 2]\nplacement = [\"smt-last\", \"spred\"]\n",
 		line: 48, field: "sweep.placement", fix: "use smt-last, compact or spread"},
 	{name: "placement swept as one name", old: "duration = \"10us\"\n", new: "duration = \"10us\"\n\n[sweep]\ncores = [1, 2]\nplacement = \"spread\"\n",

@@ -90,6 +90,10 @@ type Workload struct {
 	// given in the file), else the order of Placement.
 	CPUs      []int
 	Placement cpu.Placement
+	// TightSpin: spin loops read their line back to back, with no PAUSE
+	// between the reads (a user-space loop), where the kernel's cpu_relax()
+	// pauses; a spinner then notices a write within a load, not a pause.
+	TightSpin bool
 }
 
 // RunConfig is run length and seeds.

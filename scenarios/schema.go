@@ -144,6 +144,7 @@ type workloadRaw struct {
 	CPUs         string   `toml:"cpus"`      // the flood's CPUs, as Linux lists them: "0-3,8-11"
 	Placement    string   `toml:"placement"` // smt-last (default), compact or spread
 	Unit         string   `toml:"unit"`      // what one program run is: packet (default), op, call...
+	Spin         string   `toml:"spin"`      // how spin loops wait: pause (default, cpu_relax) or tight
 }
 
 type runRaw struct {
