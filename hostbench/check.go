@@ -164,7 +164,7 @@ func Calibrate(figs []Figure, t Topology, prov Provenance, run func(*scenarios.S
 	}
 	c.Series = Series(figs, t)
 	s.Series = []*scenarios.Series{c.Series}
-	best, err := solve(s, c.Series, run(s))
+	best, err := solve(s, c.Series, run(s), nil)
 	if err != nil {
 		return nil, fmt.Errorf("fitting the profile to the calibrate figures: %w", err)
 	}
@@ -210,7 +210,15 @@ func (c *Calibration) followDrift(s *scenarios.Scenario, run scenarios.Runner) e
 		ref := calibrateRef(c.Series, free)
 		ref.Value = pp
 		fit.Free, fit.Refs = []string{"profile." + field}, []scenarios.Reference{ref}
-		vals, err := solve(s, &fit, run)
+		// The search starts from the latency scaled as the ping-pong
+		// moved: a guest moved to another core complex can halve or
+		// double it, beyond the bounds around the first fit.
+		cur, err := s.Current(&fit)
+		if err != nil {
+			return err
+		}
+		key := "profile." + field
+		vals, err := solve(s, &fit, run, map[string]float64{key: cur[key] * pp / first})
 		if err != nil {
 			return err
 		}
@@ -235,11 +243,12 @@ func (c *Calibration) followDrift(s *scenarios.Scenario, run scenarios.Runner) e
 // atomic is part of every loop). A figure the model cannot reach leaves its
 // value at a bound and its error in the check, instead of spreading it over
 // the other values as a least-squares fit would.
-func solve(s *scenarios.Scenario, se *scenarios.Series, run scenarios.Runner) (map[string]float64, error) {
+func solve(s *scenarios.Scenario, se *scenarios.Series, run scenarios.Runner, from map[string]float64) (map[string]float64, error) {
 	vals, err := s.Current(se)
 	if err != nil {
 		return nil, err
 	}
+	maps.Copy(vals, from)
 	start := maps.Clone(vals)
 	for range 2 {
 		for i, free := range se.Free {

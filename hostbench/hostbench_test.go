@@ -411,3 +411,44 @@ func TestUnsteadyCalibrateFigures(t *testing.T) {
 		t.Errorf("unsteady: %v; want the ping-pong alone (ticket x2 is a contended loop, not fitted)", names)
 	}
 }
+
+// A ping-pong that moved far (a guest moved to another core complex: a
+// tenth of the first) is followed all the way: the ticket loop measured
+// after it is predicted as on a machine whose every ping-pong was that
+// fast. The search used to start from the first fit and stop at a quarter
+// of it.
+func TestCheckFollowsLargeDrift(t *testing.T) {
+	topo, _ := ReadTopology(sysfs(1, 2, 1))
+	figs := fakeFigures(t, newFake(topo))
+	serial := func(s *scenarios.Scenario) scenarios.Runner { return s.Serial }
+	const drift = 0.1
+	moved := slices.Clone(figs)
+	i := slices.IndexFunc(moved, func(f Figure) bool { return f.Name == pingpongOf(SameLLC)+before+"ticket x2" })
+	if i < 0 {
+		t.Fatalf("the plan measures no ping-pong before ticket x2")
+	}
+	moved[i].Stat.Median *= drift
+	fast := slices.Clone(figs)
+	for j := range fast {
+		if strings.HasPrefix(fast[j].Name, pingpongOf(SameLLC)) {
+			fast[j].Stat.Median *= drift
+		}
+	}
+	ticket := func(figs []Figure) float64 {
+		cal, err := Calibrate(figs, topo, Provenance{}, serial)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range cal.Rows {
+			if r.Variant == "ticket" && r.X == 2 {
+				return r.Predicted
+			}
+		}
+		t.Fatal("no ticket x2 row")
+		return 0
+	}
+	got, want := ticket(moved), ticket(fast)
+	if math.Abs(got/want-1) > 0.05 {
+		t.Errorf("ticket x2 after a ping-pong %.0f%% of the first: predicted %.4g; on a machine fitted to that ping-pong %.4g", 100*drift, got, want)
+	}
+}
