@@ -66,41 +66,54 @@ func TestBounds(t *testing.T) {
 
 // WriteFitted puts each fitted value where the file sets it, the profile's
 // in the series' profile table and a param the series overrides in its own
-// [series.params], and the copy loads with exactly those values.
+// [series.params], and the copy loads with exactly those values; also when
+// [sweep] placement puts what-if copies of series between the file's own.
 func TestWriteFitted(t *testing.T) {
-	src, err := fs.ReadFile(scenarios.Builtin(), "ingress.toml")
+	builtin, err := fs.ReadFile(scenarios.Builtin(), "ingress.toml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := scenarios.Parse(nil, "ingress.toml", src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	se := s.Series[1] // ingress-u32: stack is its own param
-	best := map[string]float64{"params.stack": 17.25, "profile.atomic": 3.125}
-	rows := []scenarios.Row{{Variant: "locked", Axis: "cores", X: 2, Metric: "throughput_per_core", ErrorPct: 0.5, Role: "calibrate"}}
-	out, err := s.WriteFitted(src, se, best, rows)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s2, err := scenarios.Parse(nil, "fitted.toml", out)
-	if err != nil {
-		t.Fatalf("the fitted copy does not load: %v", err)
-	}
-	got, err := s2.Current(s2.Series[1])
-	if err != nil {
-		t.Fatal(err)
-	}
-	for k, v := range best {
-		if math.Abs(got[k]-v) > 1e-9 {
-			t.Errorf("%s = %v in the copy, want %v", k, got[k], v)
+	byName := func(s *scenarios.Scenario, name string) *scenarios.Series {
+		for _, se := range s.Series {
+			if se.Name == name {
+				return se
+			}
 		}
+		t.Fatalf("no series %s", name)
+		return nil
 	}
-	if other, _ := s2.Current(s2.Series[0]); other["params.stack"] != 39.38 {
-		t.Errorf("the other series' stack moved to %v", other["params.stack"])
-	}
-	if !strings.Contains(string(out), `atomic = "3.125ns"  # was "4.311ns"; fitted by contend fit; calibrate residuals: locked cores=2 throughput_per_core +0.50%`) {
-		t.Errorf("no residual comment on the fitted atomic:\n%s", out)
+	swept := strings.Replace(string(builtin), "[sweep]\n", "[sweep]\nplacement = [\"spread\"]\n", 1)
+	for _, src := range [][]byte{builtin, []byte(swept)} {
+		s, err := scenarios.Parse(nil, "ingress.toml", src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		se := byName(s, "ingress-u32") // stack is its own param
+		best := map[string]float64{"params.stack": 17.25, "profile.atomic": 3.125}
+		rows := []scenarios.Row{{Variant: "locked", Axis: "cores", X: 2, Metric: "throughput_per_core", ErrorPct: 0.5, Role: "calibrate"}}
+		out, err := s.WriteFitted(src, se, best, rows)
+		if err != nil {
+			t.Fatalf("%d series: %v", len(s.Series), err)
+		}
+		s2, err := scenarios.Parse(nil, "fitted.toml", out)
+		if err != nil {
+			t.Fatalf("the fitted copy does not load: %v", err)
+		}
+		got, err := s2.Current(byName(s2, "ingress-u32"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, v := range best {
+			if math.Abs(got[k]-v) > 1e-9 {
+				t.Errorf("%d series: %s = %v in the copy, want %v", len(s.Series), k, got[k], v)
+			}
+		}
+		if other, _ := s2.Current(byName(s2, "ingress-bare")); other["params.stack"] != 39.38 {
+			t.Errorf("%d series: the other series' stack moved to %v", len(s.Series), other["params.stack"])
+		}
+		if !strings.Contains(string(out), `atomic = "3.125ns"  # was "4.311ns"; fitted by contend fit; calibrate residuals: locked cores=2 throughput_per_core +0.50%`) {
+			t.Errorf("no residual comment on the fitted atomic:\n%s", out)
+		}
 	}
 }
 

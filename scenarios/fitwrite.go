@@ -55,10 +55,16 @@ func (s *Scenario) tableOf(lines []string, se *Series, kind, key string) (int, e
 	return 0, fmt.Errorf("%s: %s is not in this file (it comes from an include); fit the file that defines it", s.File, header)
 }
 
+// seriesIndex returns which [[series]] of the file se is, counting only the
+// series the file defines, not the copies [sweep] placement makes.
 func (s *Scenario) seriesIndex(se *Series) int {
-	for i, x := range s.Series {
+	i := 0
+	for _, x := range s.Series {
 		if x == se {
 			return i
+		}
+		if x.Copied == "" {
+			i++
 		}
 	}
 	return -1

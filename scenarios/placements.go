@@ -123,7 +123,7 @@ func (c *checker) expandPlacements() {
 			s.Series = append(s.Series, &Series{
 				Name: s.Name + "-" + p.String(), Description: "placement " + p.String(),
 				Profile: s.ProfileNames()[0], Variants: s.VariantNames(), Params: map[string]Value{},
-				Axis: axis, Placement: &p,
+				Axis: axis, Placement: &p, Copied: "-",
 			})
 		}
 		return
@@ -147,7 +147,7 @@ func (c *checker) expandPlacements() {
 			taken[name] = true
 			p := p
 			cp := *se
-			cp.Name, cp.Placement = name, &p
+			cp.Name, cp.Placement, cp.Copied = name, &p, se.Name
 			cp.Description = fmt.Sprintf("%s; with placement %s", se.Description, p)
 			cp.Params = maps.Clone(se.Params)
 			cp.Refs, cp.Free, cp.Points = nil, nil, slices.Clone(se.Points)
