@@ -10,7 +10,11 @@
 // a fence waits for the buffer to drain. An atomic asks for its line while
 // the stores before it drain, unless another core spins reading that line:
 // the spinner would take a line fetched early back before the atomic could
-// execute (see Core.access). Topology numbers logical CPUs the
+// execute (see Core.access). The other way round, a store whose address is
+// known asks for its line while an atomic before it waits for its own, and
+// commits after the atomic (Core.PrefetchW): a store within the reorder
+// window behind an atomic step, past work only, or a step that begins with
+// a store (Storer, an unlock). Topology numbers logical CPUs the
 // way Linux usually does: every physical core first, then their SMT siblings.
 //
 // # Programs and accounting
