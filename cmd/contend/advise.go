@@ -333,7 +333,7 @@ func renderAdvice(buf *bytes.Buffer, format string, a *advice) error {
 	}
 	fmt.Fprintf(buf, "%s: variant %s, series %s (profile %s), %s=%s: %s %s\n", a.Scenario, a.Variant, a.Series, a.Profile, a.Axis, num(a.X), fixed(a.Rate), a.Unit)
 	if len(a.Rows) == 0 {
-		fmt.Fprintf(buf, "no rule applies: no line is written by more than one CPU, and no lock, rwlock or synchronize_rcu can change\n")
+		fmt.Fprintf(buf, "no rule applies: no line that a store or atomic step writes is written by more than one CPU, and no lock, rwlock or synchronize_rcu can change (a qspinlock that claims with a store, or an MCS lock, is already where the lock rules lead)\n")
 		return nil
 	}
 	tw := tabwriter.NewWriter(buf, 0, 4, 2, ' ', 0)

@@ -105,6 +105,12 @@ func TestAdviseQspinlockClaim(t *testing.T) {
 	if commit := 1e-6 * rateOf(t, "qspinlock", a, "qspinlock"); math.Abs(a.Rows[0].Rate-commit) > 0.005*commit {
 		t.Errorf("claim by store %.3f Mlocks/s, the commit's variant %.3f", a.Rows[0].Rate, commit)
 	}
+	// The after variant is where the lock rules lead: advise says so,
+	// rather than that no line is written by more than one CPU (the lock
+	// word and the queue nodes are).
+	if out := mustRun(t, "advise", "qspinlock", "--variant", "qspinlock"); !strings.Contains(out, "no rule applies") || !strings.Contains(out, "already where the lock rules lead") {
+		t.Errorf("advise on the after variant:\n%s\nwant no rule, and why", out)
+	}
 }
 
 // Seed 004: at 6 queues advise finds the patch's per-cpu count flushed
