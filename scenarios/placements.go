@@ -33,40 +33,33 @@ func numbers(v any) ([]float64, bool) {
 }
 
 // describeTOML says what a TOML value that should have been a list of
-// numbers or names is.
+// numbers or names is, in the words of typeNames.
 func describeTOML(v any) string {
 	switch v := v.(type) {
 	case []any:
 		for _, x := range v {
-			switch x.(type) {
+			switch x := x.(type) {
 			case int64, float64:
 			case string:
-				return fmt.Sprintf("the list holds the text %q", x)
+				return fmt.Sprintf("the list holds a string, %q", x)
 			default:
-				return fmt.Sprintf("the list holds a %s", tomlKind(x))
+				return "the list holds " + valueType(x)
 			}
 		}
 		return "a list"
 	case string:
-		return fmt.Sprintf("the text %q, not a list", v)
+		return fmt.Sprintf("a string, %q, not a list", v)
 	}
-	return fmt.Sprintf("a %s, not a list", tomlKind(v))
+	return valueType(v) + ", not a list"
 }
 
-func tomlKind(v any) string {
-	switch v.(type) {
-	case int64, float64:
-		return "number"
-	case bool:
-		return "boolean"
-	case map[string]any:
-		return "table"
-	case []any, []map[string]any:
-		return "list"
-	case string:
-		return "text"
+// valueType names a decoded TOML value's type as typeNames does.
+func valueType(v any) string {
+	t := fmt.Sprintf("%T", v)
+	if n, ok := typeNames[t]; ok {
+		return n
 	}
-	return "date or time"
+	return t
 }
 
 // placements reads [sweep] placement: a list of placement names.
@@ -83,7 +76,7 @@ func (c *checker) placements(field string, at []string, v any) {
 	for _, x := range list {
 		name, ok := x.(string)
 		if !ok {
-			c.fail(field, at, "a %s among the placements; use %s", tomlKind(x), orList(cpu.PlacementNames()))
+			c.fail(field, at, "%s among the placements; use %s", valueType(x), orList(cpu.PlacementNames()))
 			return
 		}
 		p, ok := cpu.ParsePlacement(name)
