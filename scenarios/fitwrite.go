@@ -63,7 +63,7 @@ func (s *Scenario) seriesIndex(se *Series) int {
 		if x == se {
 			return i
 		}
-		if x.Copied == "" {
+		if !x.Copy {
 			i++
 		}
 	}

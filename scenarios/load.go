@@ -126,10 +126,9 @@ type Series struct {
 	// Base is the variant the series' others are changes of (a commit's
 	// before); validate reports each change as measured and predicted.
 	Base string
-	// Copied is set on a series [sweep] placement made rather than the
-	// file: a copy of another series (its name) or, in a scenario without
-	// series, one per placement ("-").
-	Copied string
+	// Copy: [sweep] placement made this series, not the file (a what-if
+	// copy of one of its series, or one per placement when it has none).
+	Copy bool
 }
 
 // Reference is a published or measured point.

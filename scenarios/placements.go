@@ -116,7 +116,7 @@ func (c *checker) expandPlacements() {
 			s.Series = append(s.Series, &Series{
 				Name: s.Name + "-" + p.String(), Description: "placement " + p.String(),
 				Profile: s.ProfileNames()[0], Variants: s.VariantNames(), Params: map[string]Value{},
-				Axis: axis, Placement: &p, Copied: "-",
+				Axis: axis, Placement: &p, Copy: true,
 			})
 		}
 		return
@@ -140,7 +140,7 @@ func (c *checker) expandPlacements() {
 			taken[name] = true
 			p := p
 			cp := *se
-			cp.Name, cp.Placement, cp.Copied = name, &p, se.Name
+			cp.Name, cp.Placement, cp.Copy = name, &p, true
 			cp.Description = fmt.Sprintf("%s; with placement %s", se.Description, p)
 			cp.Params = maps.Clone(se.Params)
 			cp.Refs, cp.Free, cp.Points = nil, nil, slices.Clone(se.Points)
