@@ -11,27 +11,34 @@ import (
 
 // Provenance says where and when a profile was measured.
 type Provenance struct {
-	CPU        string // model name from /proc/cpuinfo
-	MHz        string // the clock /proc/cpuinfo reports (nominal in a guest)
-	Kernel     string
-	Hypervisor string // "" on bare metal
-	Date       time.Time
-	Tool       string // contend's module version and VCS revision
-	Go         string
-	Load       string // /proc/loadavg when measuring started: other work on the CPUs
-	Sched      string // the scheduling policy the loops ran under (chrt -f makes them preempt other work)
-	Effort     string // quick or full, samples per figure
+	CPU string `json:"cpu"` // model name from /proc/cpuinfo
+	// CPUID is vendor, family, model and stepping from /proc/cpuinfo
+	// ("GenuineIntel family 6 model 167 stepping 1"): what tells one
+	// kind of machine from another where model names are generic.
+	CPUID      string    `json:"cpuid"`
+	MHz        string    `json:"mhz"` // the clock /proc/cpuinfo reports (nominal in a guest)
+	Kernel     string    `json:"kernel"`
+	Hypervisor string    `json:"hypervisor"` // "" on bare metal
+	Date       time.Time `json:"date"`
+	Tool       string    `json:"tool"` // contend's module version and VCS revision
+	Go         string    `json:"go"`
+	Load       string    `json:"load"`   // /proc/loadavg when measuring started: other work on the CPUs
+	Sched      string    `json:"sched"`  // the scheduling policy the loops ran under (chrt -f makes them preempt other work)
+	Effort     string    `json:"effort"` // quick or full, samples per figure
 }
 
 // ReadProvenance reads provenance from fsys, a view of the root file system.
 func ReadProvenance(fsys fs.FS, now time.Time) Provenance {
 	p := Provenance{Date: now.UTC(), Go: runtime.Version(), Tool: toolVersion()}
 	info, _ := fs.ReadFile(fsys, "proc/cpuinfo")
+	id := map[string]string{}
 	for _, l := range strings.Split(string(info), "\n") {
 		k, v, ok := strings.Cut(l, ":")
 		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
 		switch {
 		case !ok:
+		case (k == "vendor_id" || k == "cpu family" || k == "model" || k == "stepping") && id[k] == "":
+			id[k] = v
 		case k == "model name" && p.CPU == "":
 			p.CPU = v
 		case k == "cpu MHz" && p.MHz == "":
@@ -39,6 +46,9 @@ func ReadProvenance(fsys fs.FS, now time.Time) Provenance {
 		case k == "flags" && p.Hypervisor == "" && strings.Contains(" "+v+" ", " hypervisor "):
 			p.Hypervisor = "yes (cpuid hypervisor flag)"
 		}
+	}
+	if id["vendor_id"] != "" {
+		p.CPUID = fmt.Sprintf("%s family %s model %s stepping %s", id["vendor_id"], id["cpu family"], id["model"], id["stepping"])
 	}
 	if vendor := firstLine(fsys, "sys/class/dmi/id/sys_vendor"); vendor != "" && p.Hypervisor != "" {
 		p.Hypervisor = vendor + " " + firstLine(fsys, "sys/class/dmi/id/product_name")
@@ -108,6 +118,7 @@ func (p Provenance) lines() []string {
 	}
 	return []string{
 		fmt.Sprintf("cpu: %s (%s MHz reported by /proc/cpuinfo)", or(p.CPU, "unknown"), or(p.MHz, "?")),
+		"cpuid: " + or(p.CPUID, "unknown"),
 		"kernel: " + or(p.Kernel, "unknown"),
 		"hypervisor: " + or(p.Hypervisor, "none detected"),
 		"date: " + p.Date.Format(time.RFC3339),

@@ -10,10 +10,10 @@ import (
 
 // CPU is one logical CPU and where it sits.
 type CPU struct {
-	ID     int
-	Socket int // physical_package_id
-	Core   int // core_id, unique within the socket
-	LLC    int // lowest CPU sharing its last-level cache; -1 when /sys does not say
+	ID     int `json:"id"`
+	Socket int `json:"socket"` // physical_package_id
+	Core   int `json:"core"`   // core_id, unique within the socket
+	LLC    int `json:"llc"`    // lowest CPU sharing its last-level cache; -1 when /sys does not say
 }
 
 // Topology is the logical CPUs of a machine.

@@ -21,28 +21,44 @@ func cmdCalibrate(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("calibrate", &o, stderr, "text", "csv", "json")
 	quick := fs.Bool("quick", false, "fewer, shorter samples (under a minute)")
 	check := fs.Bool("check", false, "simulate scenario "+hostbench.Scenario+" on the measured profile and compare every figure")
+	from := fs.String("from", "", "refit and recheck the raw figures of a stored run (`FILE`.json, written by calibrate --format json) instead of measuring; implies --check")
 	if err := parse(fs, &o, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("calibrate takes no scenario (got %s); it measures this machine", fs.Arg(0))
 	}
-	host, err := newMachine()
-	if err != nil {
-		return err
+	var (
+		figs []hostbench.Figure
+		topo hostbench.Topology
+		prov hostbench.Provenance
+		err  error
+	)
+	if *from != "" {
+		if *quick {
+			return fmt.Errorf("--quick and --from: a stored run is not measured again; drop --quick")
+		}
+		*check = true
+		data, err := os.ReadFile(*from)
+		if err != nil {
+			return err
+		}
+		if figs, topo, prov, err = hostbench.ReadRecord(*from, data); err != nil {
+			return err
+		}
+	} else {
+		progress := stderr
+		if o.quiet {
+			progress = io.Discard
+		}
+		if figs, topo, prov, err = measureHost(*quick, progress); err != nil {
+			return err
+		}
 	}
-	effort, name := hostbench.Full, "full"
-	if *quick {
-		effort, name = hostbench.Quick, "quick"
+	if !o.quiet {
+		fmt.Fprintln(stderr, "calibrate: fitting the profile to the calibrate figures")
 	}
-	prov := hostbench.ReadProvenance(os.DirFS("/"), time.Now())
-	prov.Effort = fmt.Sprintf("%s: %d samples of about %v per figure", name, effort.Samples, effort.Sample)
-	figs, err := hostbench.MeasureAll(host, hostbench.Plan(host.Topology(), host), effort, stderr)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintln(stderr, "calibrate: fitting the profile to the calibrate figures")
-	cal, err := hostbench.Calibrate(figs, host.Topology(), prov, func(s *scenarios.Scenario) scenarios.Runner {
+	cal, err := hostbench.Calibrate(figs, topo, prov, func(s *scenarios.Scenario) scenarios.Runner {
 		return runner(s, o.jobs, nil)
 	})
 	if err != nil {
@@ -57,7 +73,7 @@ func cmdCalibrate(args []string, stdout, stderr io.Writer) error {
 	var buf bytes.Buffer
 	switch {
 	case o.format == "json":
-		err = writeJSON(&buf, calibrateJSON(cal, *check))
+		err = writeJSON(&buf, hostbench.NewRecord(cal, prov, *check))
 	case o.format == "csv" && *check:
 		writeRowsCSV(&buf, cal.Rows, nil)
 	case o.format == "csv":
@@ -90,16 +106,20 @@ func cmdCalibrate(args []string, stdout, stderr io.Writer) error {
 	return err
 }
 
-func calibrateJSON(cal *hostbench.Calibration, check bool) any {
-	out := struct {
-		Figures []hostbench.Figure `json:"figures"`
-		Profile string             `json:"profile"`
-		Check   []scenarios.Row    `json:"check,omitempty"`
-	}{Figures: cal.Figures, Profile: cal.Profile}
-	if check {
-		out.Check = cal.Rows
+// measureHost runs calibrate's loops on this machine.
+func measureHost(quick bool, progress io.Writer) ([]hostbench.Figure, hostbench.Topology, hostbench.Provenance, error) {
+	host, err := newMachine()
+	if err != nil {
+		return nil, hostbench.Topology{}, hostbench.Provenance{}, err
 	}
-	return out
+	effort, name := hostbench.Full, "full"
+	if quick {
+		effort, name = hostbench.Quick, "quick"
+	}
+	prov := hostbench.ReadProvenance(os.DirFS("/"), time.Now())
+	prov.Effort = fmt.Sprintf("%s: %d samples of about %v per figure", name, effort.Samples, effort.Sample)
+	figs, err := hostbench.MeasureAll(host, hostbench.Plan(host.Topology(), host), effort, progress)
+	return figs, host.Topology(), prov, err
 }
 
 func writeFigures(buf *bytes.Buffer, figs []hostbench.Figure) {

@@ -1,0 +1,207 @@
+package hostbench
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"contend/scenarios"
+)
+
+// Record is one calibrate run as it is stored (calibrate --format json):
+// the raw figures, the machine they ran on, and the check of the model of
+// its day. A profile is derived from a record by code, so every later model
+// refits and rechecks every machine ever measured (calibrate --from).
+type Record struct {
+	// Host says which machine ran the loops; Topology, how its CPUs sit.
+	// Records written before they existed have only the profile's header
+	// and shape lines, which ReadRecord reads instead.
+	Host     *Provenance     `json:"host,omitempty"`
+	Topology []CPU           `json:"topology,omitempty"`
+	Figures  []Figure        `json:"figures"`
+	Profile  string          `json:"profile"`
+	Check    []scenarios.Row `json:"check,omitempty"`
+}
+
+// NewRecord is the record of a calibration.
+func NewRecord(cal *Calibration, prov Provenance, check bool) Record {
+	r := Record{Host: &prov, Topology: cal.topo.CPUs, Figures: cal.Figures, Profile: cal.Profile}
+	if check {
+		r.Check = cal.Rows
+	}
+	return r
+}
+
+// ReadRecord reads a stored record; name is the file's name for errors. It
+// returns the figures with their loops, the topology and the provenance.
+func ReadRecord(name string, data []byte) ([]Figure, Topology, Provenance, error) {
+	var r Record
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&r); err != nil {
+		return nil, Topology{}, Provenance{}, fmt.Errorf("%s: not a calibrate record (contend calibrate --format json): %w", name, err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, Topology{}, Provenance{}, fmt.Errorf("%s: data after the record; a file holds one calibrate run", name)
+	}
+	if len(r.Figures) == 0 {
+		return nil, Topology{}, Provenance{}, fmt.Errorf("%s: the record has no figures", name)
+	}
+	for i := range r.Figures {
+		f := &r.Figures[i]
+		j, err := parseJob(f.Bench)
+		if err != nil {
+			return nil, Topology{}, Provenance{}, fmt.Errorf("%s: figure %q: %w", name, f.Name, err)
+		}
+		f.Job = j
+		if f.Stat.N > 0 && !(f.Stat.Median > 0) {
+			return nil, Topology{}, Provenance{}, fmt.Errorf("%s: figure %q has median %v ns; a loop takes a positive time", name, f.Name, f.Stat.Median)
+		}
+	}
+	topo := Topology{CPUs: r.Topology}
+	if len(topo.CPUs) == 0 {
+		var err error
+		if topo, err = shapeTopology(r.Profile); err != nil {
+			return nil, Topology{}, Provenance{}, fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	prov := headerProvenance(r.Profile)
+	if r.Host != nil {
+		prov = *r.Host
+	}
+	return r.Figures, topo, prov, nil
+}
+
+// parseJob reads a job as Job.String writes it: "ticket cpus=[0 1] work=5".
+func parseJob(s string) (Job, error) {
+	var j Job
+	kernel, rest, _ := strings.Cut(s, " ")
+	k := Kernel(0)
+	for ; k < numKernels && k.String() != kernel; k++ {
+	}
+	if k == numKernels {
+		return j, fmt.Errorf("loop %q: unknown kernel %q", s, kernel)
+	}
+	j.Kernel = k
+	rest = strings.TrimSpace(rest)
+	if !strings.HasPrefix(rest, "cpus=[") {
+		return j, fmt.Errorf("loop %q: want cpus=[...] after the kernel", s)
+	}
+	cpus, rest, ok := strings.Cut(rest[len("cpus=["):], "]")
+	if !ok {
+		return j, fmt.Errorf("loop %q: cpus=[ is not closed", s)
+	}
+	for _, c := range strings.Fields(cpus) {
+		n, err := strconv.Atoi(c)
+		if err != nil || n < 0 {
+			return j, fmt.Errorf("loop %q: CPU %q is not a CPU number", s, c)
+		}
+		j.CPUs = append(j.CPUs, n)
+	}
+	for _, kv := range strings.Fields(rest) {
+		key, v, _ := strings.Cut(kv, "=")
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return j, fmt.Errorf("loop %q: %q is not key=count", s, kv)
+		}
+		switch key {
+		case "work":
+			j.Work = n
+		case "bytes":
+			j.Bytes = n
+		default:
+			return j, fmt.Errorf("loop %q: unknown key %q", s, key)
+		}
+	}
+	if len(j.CPUs) == 0 {
+		return j, fmt.Errorf("loop %q runs on no CPU", s)
+	}
+	return j, nil
+}
+
+// shapeTopology rebuilds a machine from a profile's shape lines (sockets,
+// cores_per_socket, threads_per_core, cores_per_llc), numbered as Linux
+// numbers CPUs: every physical core first, then their SMT siblings.
+func shapeTopology(profile string) (Topology, error) {
+	get := func(key string, def int) (int, error) {
+		for _, l := range strings.Split(profile, "\n") {
+			k, v, ok := strings.Cut(l, "=")
+			if ok && strings.TrimSpace(k) == key {
+				n, err := strconv.Atoi(strings.TrimSpace(v))
+				if err != nil || n < 1 || n > 4096 {
+					return 0, fmt.Errorf("the profile's %s = %s is not a count from 1 to 4096", key, strings.TrimSpace(v))
+				}
+				return n, nil
+			}
+		}
+		if def == 0 {
+			return 0, fmt.Errorf("the record has no topology and its profile no %s line", key)
+		}
+		return def, nil
+	}
+	sockets, err := get("sockets", 0)
+	if err != nil {
+		return Topology{}, err
+	}
+	cores, err := get("cores_per_socket", 0)
+	if err != nil {
+		return Topology{}, err
+	}
+	threads, err := get("threads_per_core", 0)
+	if err != nil {
+		return Topology{}, err
+	}
+	perLLC, err := get("cores_per_llc", cores)
+	if err != nil {
+		return Topology{}, err
+	}
+	var t Topology
+	for range threads {
+		for s := range sockets {
+			for c := range cores {
+				first := s*cores + c/perLLC*perLLC // the lowest CPU of the LLC group
+				t.CPUs = append(t.CPUs, CPU{ID: len(t.CPUs), Socket: s, Core: c, LLC: first})
+			}
+		}
+	}
+	return t, nil
+}
+
+// headerProvenance reads the provenance back from a profile's header, as
+// Provenance.lines writes it.
+func headerProvenance(profile string) Provenance {
+	var p Provenance
+	for _, l := range strings.Split(profile, "\n") {
+		k, v, ok := strings.Cut(strings.TrimPrefix(l, "# "), ": ")
+		if !ok || !strings.HasPrefix(l, "# ") {
+			continue
+		}
+		switch k {
+		case "cpu":
+			p.CPU, p.MHz, _ = strings.Cut(v, " (")
+			p.MHz, _, _ = strings.Cut(p.MHz, " MHz")
+		case "cpuid":
+			p.CPUID = v
+		case "kernel":
+			p.Kernel = v
+		case "hypervisor":
+			p.Hypervisor = v
+		case "date":
+			p.Date, _ = time.Parse(time.RFC3339, v)
+		case "tool":
+			p.Tool, p.Go, _ = strings.Cut(v, ", ")
+		case "load average when measuring started":
+			p.Load = v
+		case "scheduling":
+			p.Sched = v
+		case "effort":
+			p.Effort = v
+		}
+	}
+	return p
+}
