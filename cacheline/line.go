@@ -115,6 +115,7 @@ type Line struct {
 	prev      int      // the owner before the last ownership request, or -1
 	prevTill  sim.Time // when that request is served and prev loses its copy
 	prevTaken bool     // that request asks to own the line (not only to read it)
+	prevBy    int      // the core that request came from
 	watchers  []watcher
 	Stats     Stats
 }

@@ -30,6 +30,23 @@ type System struct {
 	// home's snoop on to the owner, which meanwhile goes on using the line.
 	Snoop float64
 
+	// Window, when set, is how long an owner keeps a line that another
+	// core's request is taking, from when the home takes that request up:
+	// a property of the core (how long it defers a snoop of a line it has
+	// just been given, so that the instruction that wanted the line makes
+	// progress), measured by the 2-thread add of contend calibrate. It
+	// replaces Snoop's fraction of the transfer, and is never longer than
+	// the transfer itself.
+	Window sim.Time
+	// Migrate says that a load of a line modified in another core's
+	// cache takes the line from it, as a request for ownership would: the
+	// old owner's copy is invalidated and the reader holds it Exclusive,
+	// so its own store or atomic next hits (migratory sharing). Without
+	// it the owner keeps a Shared (or Owned) copy and the reader's next
+	// write must invalidate it. Which of the two a machine does is
+	// measured by contend calibrate.
+	Migrate bool
+
 	// Occupancy is how long the home of a line spends on a read it serves
 	// from the LLC or memory before it takes the next request for that line.
 	Occupancy sim.Time
@@ -184,6 +201,12 @@ func (s *System) Access(now sim.Time, core int, l *Line, op Op, hold sim.Time) R
 	if l.graceHit(now, core, op, hold) {
 		st.Hits++
 		if op != Load {
+			if s.Migrate && !l.prevTaken && l.owner < 0 {
+				// The read that is taking the line finds it modified
+				// when the snoop comes: the line migrates to the reader.
+				s.clearSharers(l)
+				l.owner, l.dirty, l.fwd, l.prevTaken = l.prevBy, true, -1, true
+			}
 			l.occupy(now, now+hold)
 			// The previous owner writes before the line leaves it:
 			// whoever is waiting for the line will get this value, so
@@ -198,6 +221,11 @@ func (s *System) Access(now sim.Time, core int, l *Line, op Op, hold sim.Time) R
 	serial := true
 	snoop, taken := -1, false // the previous owner, kept until the snoop reaches it
 	switch {
+	case op == Load && l.owner >= 0 && l.dirty && s.Migrate:
+		var owner int
+		from, owner = s.ownership(core, l)
+		snoop, taken = owner, true
+		l.dirty = false // Exclusive: the next reader shares it
 	case op == Load && l.owner >= 0:
 		from = s.Distance(l.owner, core)
 		if l.dirty {
@@ -233,7 +261,7 @@ func (s *System) Access(now sim.Time, core int, l *Line, op Op, hold sim.Time) R
 		service = s.Jitter(service)
 	}
 	if snoop >= 0 {
-		s.keepUntilSnoop(l, snoop, start, service, taken)
+		s.keepUntilSnoop(l, snoop, core, now, start, service, taken)
 	}
 	done := start + service
 	if serial {
@@ -241,7 +269,7 @@ func (s *System) Access(now sim.Time, core int, l *Line, op Op, hold sim.Time) R
 	} else {
 		l.occupy(start, start+s.Occupancy)
 	}
-	if op != Load {
+	if taken {
 		s.wakeLosers(l, core, done)
 	}
 	st.Transfers++
@@ -264,8 +292,16 @@ func (s *System) Access(now sim.Time, core int, l *Line, op Op, hold sim.Time) R
 // home's snoop reaches it, a Snoop fraction of the transfer: of this
 // transfer's own time, jitter included, so that the moment the owner lets
 // go varies as the transfer does.
-func (s *System) keepUntilSnoop(l *Line, owner int, start, service sim.Time, taken bool) {
-	l.prev, l.prevTill, l.prevTaken = owner, start+sim.Time(s.Snoop*float64(service)), taken
+func (s *System) keepUntilSnoop(l *Line, owner, by int, now, start, service sim.Time, taken bool) {
+	till := start + sim.Time(s.Snoop*float64(service))
+	if s.Window > 0 {
+		w := s.Window
+		if s.Jitter != nil {
+			w = s.Jitter(w)
+		}
+		till = min(max(now+sim.Time(s.Snoop*float64(service)), start+w), start+service)
+	}
+	l.prev, l.prevTill, l.prevTaken, l.prevBy = owner, till, taken, by
 }
 
 // Hit performs op by core on l at now, as Access does, when the core's own

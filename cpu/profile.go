@@ -86,6 +86,14 @@ type Profile struct {
 	// home's snoop on to the owner): an owner issuing atomics back to back
 	// keeps doing them meanwhile. Scenarios default it to DefaultSnoop.
 	Snoop float64
+	// Window, when set, replaces Snoop: how long an owner keeps a line
+	// another core is taking, from when the home takes the request up (a
+	// property of the core, which contend calibrate measures with its
+	// 2-thread add), never longer than the transfer (cacheline.System).
+	Window sim.Time
+	// Migrate: a load of a line modified in another core's cache takes
+	// the line from it (cacheline.System.Migrate).
+	Migrate bool
 
 	// Forward is who serves readers of a line its owner shared: the LLC
 	// (Intel's MESIF, the zero value) or that owner (AMD's MOESI).

@@ -65,9 +65,15 @@ func pingpongOf(c PairClass) string { return "pingpong " + c.String() }
 // The loop's pass (half its round trip) waits with loads, so it is two
 // transfers and the atomic (models.PingPong): the profile's one-way is the
 // mean of the pass and the atomic.
+//
+// Where a load takes a modified line (loadModified), the CAS after the
+// load hits, and a pass is one transfer and the atomic: the one-way itself.
 func oneWay(fs figures, c PairClass) (float64, string, bool) {
 	rt, ok := fs.median(pingpongOf(c))
 	atomic, _ := fs.median("add")
+	if m, _, known := loadModified(fs, Topology{}); known && m > 0 {
+		return rt / 2, fmt.Sprintf("one-way: half the round trip of %s, a load that takes the line and a CAS that hits", pingpongOf(c)), ok
+	}
 	return (rt/2 + atomic) / 2, fmt.Sprintf("one-way: (half the round trip of %s, two transfers and a CAS, + add) / 2", pingpongOf(c)), ok
 }
 
@@ -114,6 +120,63 @@ var fields = []field{
 	{"store_drain", 'd', []string{"store-add", "add", "work50"}, drain},
 	{"wakeup", 'd', []string{"wakeup"}, direct("wakeup", 0.5, "half a pipe round trip between threads blocked in read(2)")},
 	{"pause", 'd', []string{"pause"}, direct("pause", 1, "one PAUSE in a loop of them")},
+	{"load_modified", 'm', []string{"readers x1", pingpongOf(SameLLC)}, loadModified},
+	{"snoop_window", 'd', []string{"shared-add x2", "add"}, window},
+}
+
+// loadModified says whether a load of a line another core modified takes
+// the line (migrate, 1) or leaves the writer a copy (share, 0). Calibrate's
+// readers loop is a round of four such transfers with plain stores between
+// them: the writer's store, the reader's load, its acknowledgement's store,
+// the writer's load of it. When a load leaves a copy, each store must take
+// the line back from a sharer, and a ping-pong pass (a load, then a CAS that
+// takes the line back) is two transfers: the round costs what a ping-pong
+// round trip does. When a load takes the line, the CAS after it hits and a
+// pass is one transfer: the round costs two round trips. A ratio near
+// neither says the machine changed between the loops, and leaves the
+// default, share.
+func loadModified(fs figures, t Topology) (float64, string, bool) {
+	round, ok1 := fs.median("readers x1")
+	readers, ok := fs.get("readers x1")
+	if !ok || len(readers.Job.CPUs) != 2 {
+		return 0, "", false
+	}
+	// The readers loop runs on the first two CPUs, whatever their pair.
+	pair := SameLLC
+	for c := SMTSibling; c <= OtherSocket; c++ {
+		if f, ok := fs.get(pingpongOf(c)); ok && slices.Equal(f.Job.CPUs, readers.Job.CPUs) {
+			pair = c
+		}
+	}
+	rt, ok2 := fs.median(pingpongOf(pair))
+	if !(ok1 && ok2) || rt <= 0 {
+		return 0, "", false
+	}
+	r := round / rt
+	how := fmt.Sprintf("readers x1 / %s = %.2f: a load of a line modified elsewhere ", pingpongOf(pair), r)
+	switch {
+	case r >= 1.6 && r <= 2.6:
+		return 1, how + "takes it (a round of readers costs two ping-pong round trips, not one)", true
+	case r >= 0.7 && r <= 1.4:
+		return 0, how + "leaves the writer a copy (a round of readers costs one ping-pong round trip, not two)", true
+	}
+	return 0, how + "is taken to leave the writer a copy, but the ratio is near neither 1 (share) nor 2 (migrate): the machine changed between the two loops; calibrate again", true
+}
+
+// window is how long an owner keeps a line another core is taking: two
+// threads adding to one counter do 1 + window/add adds each time the line
+// comes, once a one-way transfer, so window = add * (transfer * rate - 1),
+// with the transfer the ping-pong's one-way estimate. Fitted afterwards.
+func window(fs figures, t Topology) (float64, string, bool) {
+	per, ok1 := fs.median("shared-add x2") // ns per add per thread
+	at, ok2 := fs.median("add")
+	pair, _, ok := simulatedPair(fs, t)
+	one, _, ok3 := oneWay(fs, pair)
+	if !(ok && ok1 && ok2 && ok3) || per <= 0 {
+		return 0, "", false
+	}
+	w := at * (one*2/per - 1)
+	return min(max(w, at/2), one), "how long an owner keeps a line being taken: add * (one-way * adds per ns - 1), from the 2-thread add", true
 }
 
 func shape(i int) func(figures, Topology) (float64, string, bool) {
@@ -287,6 +350,11 @@ func format(kind byte, v, sd float64) string {
 		return strconv.Quote(ns(v))
 	case 'i':
 		return strconv.Itoa(int(v))
+	case 'm':
+		if v > 0 {
+			return strconv.Quote("migrate")
+		}
+		return strconv.Quote("share")
 	}
 	return strconv.FormatFloat(v, 'f', 4, 64)
 }

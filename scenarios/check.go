@@ -395,7 +395,7 @@ func (c *checker) profile(name string, p profileRaw) {
 		{"l1_hit", p.L1Hit}, {"smt_sibling", p.SMTSibling}, {"same_socket", p.SameSocket},
 		{"other_socket", p.OtherSocket}, {"memory", p.Memory}, {"atomic", p.Atomic}, {"wakeup", p.Wakeup},
 		{"store_drain", p.StoreDrain}, {"llc_hit", p.LLCHit}, {"other_llc", p.OtherLLC}, {"pause", p.Pause},
-		{"llc_occupancy", p.LLCOccupancy},
+		{"llc_occupancy", p.LLCOccupancy}, {"snoop_window", p.SnoopWindow},
 	} {
 		if f.val == "" && optionalLatency[f.key] {
 			continue
@@ -416,6 +416,16 @@ func (c *checker) profile(name string, p profileRaw) {
 		pr.Forward = cacheline.ForwardOwner
 	default:
 		c.fail("profile."+name+".coherence", append(a, keyNeedle("coherence")), "%q; use \"mesif\" (Intel: the LLC serves a shared line, the default) or \"moesi\" (AMD: the core that shared it forwards it)", p.Coherence)
+	}
+	switch p.LoadModified {
+	case "", "share":
+	case "migrate":
+		pr.Migrate = true
+	default:
+		c.fail("profile."+name+".load_modified", append(a, keyNeedle("load_modified")), "%q; use \"share\" (a load of a line modified elsewhere leaves its owner a copy, the default) or \"migrate\" (the reader takes the line, as contend calibrate finds on some Intel parts)", p.LoadModified)
+	}
+	if p.SnoopWindow != "" && p.Snoop != nil {
+		c.fail("profile."+name+".snoop", append(a, keyNeedle("snoop")), "snoop and snoop_window both say how long an owner keeps a line being taken; give one")
 	}
 	switch p.Jitter {
 	case "", "uniform":
@@ -453,7 +463,7 @@ func (c *checker) profile(name string, p profileRaw) {
 
 // optionalLatency are the profile latencies a file may leave out: a zero
 // store_drain and pause, an llc_hit and other_llc equal to same_socket.
-var optionalLatency = map[string]bool{"store_drain": true, "llc_hit": true, "other_llc": true, "pause": true, "llc_occupancy": true}
+var optionalLatency = map[string]bool{"store_drain": true, "llc_hit": true, "other_llc": true, "pause": true, "llc_occupancy": true, "snoop_window": true}
 
 // resolve turns the written latencies into times at the profile's clock.
 func (p *Profile) resolve() {
@@ -488,6 +498,8 @@ func (p *Profile) field(key string) *sim.Time {
 		return &p.Pause
 	case "llc_occupancy":
 		return &p.LLCOccupancy
+	case "snoop_window":
+		return &p.Window
 	}
 	return nil
 }

@@ -50,7 +50,9 @@ type profileRaw struct {
 	Jitter         string   `toml:"jitter"`
 	CV             *float64 `toml:"cv"`
 	Snoop          *float64 `toml:"snoop"`
-	Coherence      string   `toml:"coherence"` // "mesif" (the LLC serves shared lines) or "moesi" (their owner does)
+	SnoopWindow    string   `toml:"snoop_window"`  // how long an owner keeps a line being taken (replaces snoop)
+	LoadModified   string   `toml:"load_modified"` // "share" (the owner keeps a copy) or "migrate" (the reader takes the line)
+	Coherence      string   `toml:"coherence"`     // "mesif" (the LLC serves shared lines) or "moesi" (their owner does)
 }
 
 type kernelRaw struct {
