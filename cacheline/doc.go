@@ -40,9 +40,17 @@
 // modified cost what the load alone does, one transfer, not a read and then
 // an upgrade.
 //
+// With Migrate (a machine whose calibrate readers loop says so), a load of
+// a line modified in another core's cache is served as a request for
+// ownership: the reader takes the line Exclusive, and a write it makes next
+// hits; a write the old owner makes before the snoop reaches it turns the
+// read that is under way into such a migration too.
+//
 // An owner that loses the line, or its exclusive right to it, keeps the line
 // as it was until the home's snoop reaches it, a fraction (Snoop) of the
-// transfer after the request starts (of that transfer's own time, jitter
+// transfer after the request starts (with Window set: Window after the
+// home takes the request up, or Snoop of the transfer after the request was
+// made if that is later, never past the transfer's end) (of that transfer's own time, jitter
 // included: the snoop travels the same path): its own accesses before then are hits
 // (and a locked one must also finish by then), so an owner issuing atomics
 // back to back is not robbed of the line on every one. A plain store is the

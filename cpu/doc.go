@@ -17,6 +17,18 @@
 // a store (Storer, an unlock). Topology numbers logical CPUs the
 // way Linux usually does: every physical core first, then their SMT siblings.
 //
+// # Which loop of contend calibrate sets each field
+//
+// GHz: work50 (a unit of work is 4 cycles). L1Hit, LLCHit, Memory:
+// dependent loads through 16 KiB, 4 MiB and 64 MiB. Atomic: add on an owned
+// line; AtomicOverlap: add-work10 against work10; StoreDrain: store-add.
+// SameSocket (or the distance of the pair the machine has): the ping-pong
+// round trip, read as one transfer a pass when Migrate and as two otherwise.
+// Migrate: the readers loop against that ping-pong (hostbench's
+// loadModified). Window: the 2-thread add. Pause: a loop of PAUSE; Wakeup:
+// half a pipe round trip. Published profiles take the same fields from
+// core-to-core tables (a CAS ping-pong's one-way time is SameSocket).
+//
 // # Programs and accounting
 //
 // A Core runs a Program, a list of Steps, in a loop driven by a Driver (closed
