@@ -16,6 +16,11 @@ const (
 	// one scenario reads in all (a file included twice is read once).
 	MaxIncludeDepth  = 16
 	MaxIncludedFiles = 64
+	// MaxNesting bounds how deep tables, arrays and dotted keys nest in a
+	// file (CheckNesting): the decoder's cost grows with the square of the
+	// depth. The built-in files nest 6 levels at most, and the deepest
+	// once_per_jiffy gates the checker takes 20.
+	MaxNesting = 32
 	// MaxProgramSteps bounds a variant's program once its blocks are inlined.
 	MaxProgramSteps = 100_000
 	// MaxRunTime bounds warmup, duration and limit; MaxStepTime every other

@@ -238,6 +238,8 @@ var badCases = []badCase{
 		line: 47, field: "sweep.cores", fix: "as numbers"},
 	{name: "own axis called placement", old: "duration = \"10us\"\n", new: "duration = \"10us\"\n\n[axes]\nplacement = \"cpus\"\n",
 		line: 47, field: "axes.placement", fix: "give your axis another name"},
+	{name: "inline tables nested too deep", old: `name = "t"`, new: "name = \"t\"\n" + nested(40),
+		line: 2, field: "deep", fix: "write it with fewer levels"},
 	{name: "placement copy takes a series' name", old: "duration = \"10us\"\n", new: "duration = \"10us\"\n\n[sweep]\nplacement = [\"spread\"]\n\n[[series]]\nname = \"box-spread\"\nprofile = \"box\"\n",
 		line: 47, field: "sweep.placement", fix: "rename one"},
 }

@@ -230,6 +230,9 @@ func unwrapPath(err error) error {
 }
 
 func (l *loader) decode(name string, src []byte, stack []string) (*fileRaw, *locator, error) {
+	if err := CheckNesting(name, src); err != nil {
+		return nil, nil, err
+	}
 	loc := newLocator(name, src)
 	var raw fileRaw
 	md, err := toml.Decode(string(src), &raw)
