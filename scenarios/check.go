@@ -964,9 +964,13 @@ func (c *checker) axis(field string, anchors []string, name string, values []flo
 	if len(values) > MaxAxisValues {
 		c.fail(field, anchors, "%d values; an axis has at most %d (MaxAxisValues): sweep fewer points", len(values), MaxAxisValues)
 	}
-	for _, v := range values {
+	for i, v := range values {
 		if _, msg := c.s.axisValue(name, v, c.s.Params); msg != "" {
 			c.fail(field, anchors, "%s", msg)
+			return
+		}
+		if slices.Contains(values[:i], v) {
+			c.fail(field, anchors, "%v twice; list each point once", v)
 			return
 		}
 	}
@@ -979,6 +983,9 @@ func (c *checker) series(i int, sr *seriesRaw, variants map[string]bool) {
 	if s.Name == "" {
 		c.fail("series.name", a, "missing; name the measured series")
 	}
+	if slices.ContainsFunc(c.s.Series, func(o *Series) bool { return o.Name == s.Name }) {
+		c.fail("series.name", append(a, sameLine(keyNeedle("name"), quote(s.Name))), "series %q is defined twice; give each series its own name", s.Name)
+	}
 	if _, ok := c.s.Profiles[s.Profile]; !ok {
 		c.fail("series.profile", append(a, sameLine(keyNeedle("profile"), quote(s.Profile))), "%q is not a defined profile; define [profile.%s] or fix the name", s.Profile, s.Profile)
 	}
@@ -989,9 +996,12 @@ func (c *checker) series(i int, sr *seriesRaw, variants map[string]bool) {
 		}
 		s.Placement = &pl
 	}
-	for _, v := range s.Variants {
+	for i, v := range s.Variants {
 		if !variants[v] {
 			c.fail("series.variants", append(a, quote(v)), "%q is not a variant of this scenario; use one of its [[variant]] names", v)
+		}
+		if slices.Contains(s.Variants[:i], v) {
+			c.fail("series.variants", append(a, keyNeedle("variants"), quote(v), quote(v)), "%q twice; list each variant once", v)
 		}
 	}
 	if s.Base = sr.Base; s.Base != "" && (!variants[s.Base] || len(s.Variants) > 0 && !slices.Contains(s.Variants, s.Base)) {
@@ -1018,15 +1028,19 @@ func (c *checker) series(i int, sr *seriesRaw, variants map[string]bool) {
 	if len(s.Points) > 0 {
 		c.axis("series.points", append(a, keyNeedle("points")), s.Axis, s.Points)
 	}
-	for _, f := range s.Free {
+	for i, f := range s.Free {
 		if !c.knownFree(f) {
 			c.fail("series.free", append(a, quote(f)), "%q is not a parameter that can be fitted; use params.<name> or profile.<latency field>", f)
+		}
+		if slices.Contains(s.Free[:i], f) {
+			c.fail("series.free", append(a, keyNeedle("free"), quote(f), quote(f)), "%q twice; list each parameter once (a parameter freed twice counts twice towards the calibrate points)", f)
 		}
 	}
 	if len(sr.Reference) > MaxAxisValues {
 		c.fail("series.reference", a, "%d reference points; a series has at most %d (MaxAxisValues): split it", len(sr.Reference), MaxAxisValues)
 	}
 	ncal := 0
+	points := map[string]int{} // reference number, by what it measures
 	for j, r := range sr.Reference {
 		ref := Reference{Scenario: r.Scenario, Variant: r.Variant, Axis: r.Axis, Metric: r.Metric, Unit: r.Unit, Role: r.Role, Source: r.Source}
 		ra := append(append([]string{}, a...), headers("[[series.reference]]", j+1)...)
@@ -1058,6 +1072,11 @@ func (c *checker) series(i int, sr *seriesRaw, variants map[string]bool) {
 		} else if !slices.Contains(units, ref.Unit) {
 			c.fail("series.reference.unit", key("unit"), "%q is not a unit of %s; use %s", ref.Unit, ref.Metric, orList(units))
 		}
+		pt := fmt.Sprintf("variant %q at %s = %v, %s", ref.Variant, ref.Axis, ref.X, ref.Metric)
+		if k, dup := points[pt]; dup {
+			c.fail("series.reference", ra, "reference %d gives %s again (reference %d gave it first); keep one", j+1, pt, k)
+		}
+		points[pt] = j + 1
 		switch ref.Role {
 		case "calibrate":
 			if ncal++; ncal == len(s.Free)+1 {

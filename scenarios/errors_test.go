@@ -3,6 +3,7 @@ package scenarios_test
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -240,6 +241,19 @@ var badCases = []badCase{
 		line: 47, field: "axes.placement", fix: "give your axis another name"},
 	{name: "inline tables nested too deep", old: `name = "t"`, new: "name = \"t\"\n" + nested(40),
 		line: 2, field: "deep", fix: "write it with fewer levels"},
+	{name: "two series of one name", old: "role = \"calibrate\"\n", new: "role = \"calibrate\"\n\n[[series]]\nname = \"box\"\nprofile = \"box\"\n",
+		line: 59, field: "series.name", fix: "give each series its own name"},
+	{name: "variant listed twice in a series", old: "free = [\"params.work\"]", new: "free = [\"params.work\"]\nvariants = [\"locked\", \"locked\"]",
+		line: 50, field: "series.variants", fix: "list each variant once"},
+	{name: "free parameter listed twice", old: "free = [\"params.work\"]", new: "free = [\"params.work\", \"params.work\"]",
+		line: 49, field: "series.free", fix: "list each parameter once"},
+	{name: "reference point listed twice", old: "role = \"calibrate\"\n",
+		new:  "role = \"calibrate\"\n[[series.reference]]\nvariant = \"locked\"\naxis = \"cores\"\nx = 1\nmetric = \"throughput_per_core\"\nvalue = 21\nunit = \"Mpps\"\nrole = \"validate\"\n",
+		line: 57, field: "series.reference", fix: "keep one"},
+	{name: "sweep value listed twice", old: "duration = \"10us\"\n", new: "duration = \"10us\"\n\n[sweep]\ncores = [1, 2, 1]\n",
+		line: 47, field: "sweep.cores", fix: "list each point once"},
+	{name: "series point listed twice", old: "free = [\"params.work\"]", new: "free = [\"params.work\"]\npoints = [1, 2, 2]",
+		line: 50, field: "series.points", fix: "list each point once"},
 	{name: "placement copy takes a series' name", old: "duration = \"10us\"\n", new: "duration = \"10us\"\n\n[sweep]\nplacement = [\"spread\"]\n\n[[series]]\nname = \"box-spread\"\nprofile = \"box\"\n",
 		line: 47, field: "sweep.placement", fix: "rename one"},
 }
@@ -336,5 +350,24 @@ func TestMissingFile(t *testing.T) {
 	var e *scenarios.Error
 	if !errors.As(err, &e) || e.File != "nope.toml" || !strings.Contains(e.Msg, "cannot read") {
 		t.Fatalf("error %v; want a *scenarios.Error naming nope.toml", err)
+	}
+}
+
+// Every built-in scenario and profile still loads: the checks above refuse
+// bad input, not the files contend ships.
+func TestBuiltinsLoad(t *testing.T) {
+	for _, name := range scenarios.BuiltinNames() {
+		if _, err := scenarios.LoadBuiltin(name); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	profiles, err := fs.Glob(scenarios.Builtin(), "profiles/*.toml")
+	if err != nil || len(profiles) == 0 {
+		t.Fatalf("no built-in profiles (%v)", err)
+	}
+	for _, p := range profiles {
+		if _, err := scenarios.LoadProfile(scenarios.Builtin(), p); err != nil {
+			t.Errorf("%s: %v", p, err)
+		}
 	}
 }
