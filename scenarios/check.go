@@ -1071,6 +1071,8 @@ func (c *checker) series(i int, sr *seriesRaw, variants map[string]bool) {
 			c.fail("series.reference.metric", key("metric"), "%q is not a metric contend predicts; use throughput_per_core, throughput (Mpps/kpps/pps), cost (ns), duration (s), cpu_util (%%), grace_period (ms), drops (%%), cycles_per_packet (cycles), transfers_per_packet (lines), share_of_cycles_<label> (%%) or offcpu_in_<label> (s)", ref.Metric)
 		} else if !slices.Contains(units, ref.Unit) {
 			c.fail("series.reference.unit", key("unit"), "%q is not a unit of %s; use %s", ref.Unit, ref.Metric, orList(units))
+		} else {
+			c.labelMetric(key("metric"), &ref)
 		}
 		pt := fmt.Sprintf("variant %q at %s = %v, %s", ref.Variant, ref.Axis, ref.X, ref.Metric)
 		if k, dup := points[pt]; dup {

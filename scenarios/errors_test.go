@@ -94,14 +94,15 @@ func TestGoodParses(t *testing.T) {
 // badCase is one class of bad input: the edit that makes it, and where the
 // error must point and what it must say to fix it.
 type badCase struct {
-	name     string
-	old, new string // edit of good; new may span lines
-	files    fstest.MapFS
-	load     string // with files: the file to Load instead of parsing good
-	file     string // File of the error; "t.toml" when empty
-	line     int
-	field    string
-	fix      string // a piece of the message that says what to do
+	name       string
+	old, new   string // edit of good; new may span lines
+	old2, new2 string // a second edit, when the case needs two
+	files      fstest.MapFS
+	load       string // with files: the file to Load instead of parsing good
+	file       string // File of the error; "t.toml" when empty
+	line       int
+	field      string
+	fix        string // a piece of the message that says what to do
 }
 
 var badCases = []badCase{
@@ -254,6 +255,11 @@ var badCases = []badCase{
 		line: 47, field: "sweep.cores", fix: "list each point once"},
 	{name: "series point listed twice", old: "free = [\"params.work\"]", new: "free = [\"params.work\"]\npoints = [1, 2, 2]",
 		line: 50, field: "series.points", fix: "list each point once"},
+	{name: "share of a label no step has", old: "metric = \"throughput_per_core\"\nvalue = 20\nunit = \"Mpps\"", new: "metric = \"share_of_cycles_tcp_v4_rcv\"\nvalue = 20\nunit = \"%\"",
+		line: 53, field: "series.reference.metric", fix: `give the step it means label = "tcp_v4_rcv", or name one of its labels: _raw_spin_lock, _raw_spin_unlock, compute, idle, stats`},
+	{name: "off-CPU time in a label no step has", old: "kind = \"flood\"", new: "kind = \"batch\"",
+		old2: "metric = \"throughput_per_core\"\nvalue = 20\nunit = \"Mpps\"", new2: "metric = \"offcpu_in_synchronize_rcu\"\nvalue = 2\nunit = \"s\"",
+		line: 53, field: "series.reference.metric", fix: `counts time under "synchronize_rcu"`},
 	{name: "placement copy takes a series' name", old: "duration = \"10us\"\n", new: "duration = \"10us\"\n\n[sweep]\nplacement = [\"spread\"]\n\n[[series]]\nname = \"box-spread\"\nprofile = \"box\"\n",
 		line: 47, field: "sweep.placement", fix: "rename one"},
 }
@@ -266,6 +272,9 @@ func TestBadInput(t *testing.T) {
 				_, err = scenarios.Load(tc.files, tc.load)
 			} else {
 				src := edit(t, good, tc.old, tc.new)
+				if tc.old2 != "" {
+					src = edit(t, src, tc.old2, tc.new2)
+				}
 				_, err = scenarios.Parse(fstest.MapFS{}, "t.toml", []byte(src))
 			}
 			checkError(t, err, or(tc.file, "t.toml"), tc.line, tc.field, tc.fix)
