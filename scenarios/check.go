@@ -1064,8 +1064,11 @@ func (c *checker) series(i int, sr *seriesRaw, variants map[string]bool) {
 		} else {
 			c.axis("series.reference.x", key("x"), ref.Axis, []float64{ref.X})
 		}
-		if !(ref.Value > 0) || !finite(ref.Value) {
-			c.fail("series.reference.value", key("value"), "%v; a measured value is a finite number above 0 (an error is relative to it)", ref.Value)
+		switch {
+		case !(ref.Value >= MinRefValue && ref.Value <= MaxRefValue):
+			c.fail("series.reference.value", key("value"), "%v; a measured value is a finite number above 0 (an error is relative to it), from %g to %g (MinRefValue, MaxRefValue), beyond which errors overflow: give the figure in the unit it was measured in", ref.Value, MinRefValue, MaxRefValue)
+		case ref.Unit == "%" && ref.Value > 100:
+			c.fail("series.reference.value", key("value"), "%v%%; a share is at most 100%%: give the percentage, e.g. 12.5", ref.Value)
 		}
 		if units, ok := c.s.unitsFor(ref.Metric); !ok {
 			c.fail("series.reference.metric", key("metric"), "%q is not a metric contend predicts; use throughput_per_core, throughput (Mpps/kpps/pps), cost (ns), duration (s), cpu_util (%%), grace_period (ms), drops (%%), cycles_per_packet (cycles), transfers_per_packet (lines), share_of_cycles_<label> (%%) or offcpu_in_<label> (s)", ref.Metric)

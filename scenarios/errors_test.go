@@ -260,6 +260,12 @@ var badCases = []badCase{
 	{name: "off-CPU time in a label no step has", old: "kind = \"flood\"", new: "kind = \"batch\"",
 		old2: "metric = \"throughput_per_core\"\nvalue = 20\nunit = \"Mpps\"", new2: "metric = \"offcpu_in_synchronize_rcu\"\nvalue = 2\nunit = \"s\"",
 		line: 53, field: "series.reference.metric", fix: `counts time under "synchronize_rcu"`},
+	{name: "share over 100%", old: "metric = \"throughput_per_core\"\nvalue = 20\nunit = \"Mpps\"", new: "metric = \"share_of_cycles_stats\"\nvalue = 250\nunit = \"%\"",
+		line: 54, field: "series.reference.value", fix: "a share is at most 100%"},
+	{name: "reference value past float64's range once an error is taken", old: "value = 20", new: "value = 1e308",
+		line: 54, field: "series.reference.value", fix: "a finite number above 0 (an error is relative to it), from 1e-09 to 1e+15"},
+	{name: "reference value too small to take an error relative to", old: "value = 20", new: "value = 1e-300",
+		line: 54, field: "series.reference.value", fix: "a finite number above 0 (an error is relative to it), from 1e-09 to 1e+15"},
 	{name: "placement copy takes a series' name", old: "duration = \"10us\"\n", new: "duration = \"10us\"\n\n[sweep]\nplacement = [\"spread\"]\n\n[[series]]\nname = \"box-spread\"\nprofile = \"box\"\n",
 		line: 47, field: "sweep.placement", fix: "rename one"},
 }
