@@ -386,6 +386,10 @@ func (c *checker) profile(name string, p profileRaw) {
 	}
 	if p.StoreBuffer != nil {
 		pr.StoreBuffer = *p.StoreBuffer
+		if pr.StoreBuffer == 0 {
+			// cpu takes 0 for its default, which is not what 0 says.
+			c.fail("profile."+name+".store_buffer", append(a, keyNeedle("store_buffer")), "0 entries; a store buffer holds at least 1 store: give its size, or leave store_buffer out for the default of %d", cpu.DefaultStoreBuffer)
+		}
 	}
 	pr.Snoop = cpu.DefaultSnoop
 	if p.Snoop != nil {

@@ -266,6 +266,8 @@ var badCases = []badCase{
 		line: 54, field: "series.reference.value", fix: "a finite number above 0 (an error is relative to it), from 1e-09 to 1e+15"},
 	{name: "reference value too small to take an error relative to", old: "value = 20", new: "value = 1e-300",
 		line: 54, field: "series.reference.value", fix: "a finite number above 0 (an error is relative to it), from 1e-09 to 1e+15"},
+	{name: "store buffer of 0 entries", old: `jitter = "none"`, new: "jitter = \"none\"\nstore_buffer = 0",
+		line: 16, field: "profile.box.store_buffer", fix: "leave store_buffer out"},
 	{name: "placement copy takes a series' name", old: "duration = \"10us\"\n", new: "duration = \"10us\"\n\n[sweep]\nplacement = [\"spread\"]\n\n[[series]]\nname = \"box-spread\"\nprofile = \"box\"\n",
 		line: 47, field: "sweep.placement", fix: "rename one"},
 }
