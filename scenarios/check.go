@@ -1040,6 +1040,7 @@ func (c *checker) series(i int, sr *seriesRaw, variants map[string]bool) {
 			c.fail("series.free", append(a, keyNeedle("free"), quote(f), quote(f)), "%q twice; list each parameter once (a parameter freed twice counts twice towards the calibrate points)", f)
 		}
 	}
+	c.fitBounds(a, s)
 	if len(sr.Reference) > MaxAxisValues {
 		c.fail("series.reference", a, "%d reference points; a series has at most %d (MaxAxisValues): split it", len(sr.Reference), MaxAxisValues)
 	}
@@ -1098,6 +1099,32 @@ func (c *checker) series(i int, sr *seriesRaw, variants map[string]bool) {
 		s.Refs = append(s.Refs, ref)
 	}
 	c.s.Series = append(c.s.Series, s)
+}
+
+// fitBounds checks that each free parameter of se has a range to be fitted
+// in (Bounds): finite and not empty. Fit maps its search onto that range,
+// and an empty or infinite one makes every value NaN.
+func (c *checker) fitBounds(a []string, se *Series) {
+	pr, ok := c.s.Profiles[se.Profile]
+	if c.err != nil || !ok {
+		return // the profile is not resolved, and what is wrong already said
+	}
+	for _, f := range se.Free {
+		if !c.knownFree(f) {
+			continue
+		}
+		lo, hi := c.s.Bounds(se, f)
+		if finite(lo) && finite(hi) && lo < hi {
+			continue
+		}
+		at := append(slices.Clone(a), keyNeedle("free"), quote(f))
+		cur, _ := c.s.Current(&Series{Profile: se.Profile, Params: se.Params, Free: []string{f}})
+		if _, isProfile := strings.CutPrefix(f, "profile."); isProfile {
+			c.fail("series.free", at, "%s is fitted from %g ns up to the profile's memory latency (%g ns), or its own %g ns if more: nothing lies between; give profile %q its memory latency, e.g. memory = \"90ns\"", f, lo, pr.Memory.Nanoseconds(), cur[f], se.Profile)
+			continue
+		}
+		c.fail("series.free", at, "%s is %g, and a free param is fitted from %g up to 100 times its value, which overflows; give it a value of at most 1e300 or do not free it", f, cur[f], lo)
+	}
 }
 
 func (c *checker) knownFree(f string) bool {

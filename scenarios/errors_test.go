@@ -268,6 +268,12 @@ var badCases = []badCase{
 		line: 54, field: "series.reference.value", fix: "a finite number above 0 (an error is relative to it), from 1e-09 to 1e+15"},
 	{name: "store buffer of 0 entries", old: `jitter = "none"`, new: "jitter = \"none\"\nstore_buffer = 0",
 		line: 16, field: "profile.box.store_buffer", fix: "leave store_buffer out"},
+	{name: "free latency with no range to be fitted in", old: "memory = \"90ns\"\natomic = \"8ns\"", new: "memory = \"0ns\"\natomic = \"0ns\"",
+		old2: "free = [\"params.work\"]", new2: "free = [\"profile.atomic\"]",
+		line: 49, field: "series.free", fix: `give profile "box" its memory latency`},
+	{name: "free param whose bound overflows", old: `work = "20ns"`, new: "work = \"20ns\"\nscale = 1e307",
+		old2: "free = [\"params.work\"]", new2: "free = [\"params.scale\"]",
+		line: 50, field: "series.free", fix: "100 times its value"},
 	{name: "placement copy takes a series' name", old: "duration = \"10us\"\n", new: "duration = \"10us\"\n\n[sweep]\nplacement = [\"spread\"]\n\n[[series]]\nname = \"box-spread\"\nprofile = \"box\"\n",
 		line: 47, field: "sweep.placement", fix: "rename one"},
 }
