@@ -676,6 +676,9 @@ func (c *checker) step(field string, at []string, st *Step, names map[string]str
 	switch k := st.Kind; {
 	case wants[k] != "":
 		wantName(st.Arg, wants[k])
+		if (k == StepPingPong || k == StepPingPongRead) && c.perCPU(st.Arg) {
+			c.fail(field+"."+op, at, "%q is a per-cpu line: each CPU has its own copy, so no other CPU takes the ball back; ping-pong on a shared line (drop percpu = true, or name another line)", st.Arg)
+		}
 		if k == StepPercpuCounterInc || k == StepPercpuCounterDec {
 			c.counterLine(field+"."+op, at, st.Arg)
 		}
@@ -691,6 +694,9 @@ func (c *checker) step(field string, at []string, st *Step, names map[string]str
 	case k == StepOncePerJiffy:
 		if st.Arg != "percpu" {
 			wantName(st.Arg, "line")
+		}
+		if c.perCPU(st.Arg) {
+			c.fail(field+"."+op, at, "%q is a per-cpu line, and a gate's jiffy stamp on it would be one that every CPU shares; write once_per_jiffy = \"percpu\" for each CPU's own stamp, or name a shared line", st.Arg)
 		}
 	case k == StepBlock:
 		// A block's own steps are checked once, where it is defined.
@@ -768,6 +774,11 @@ func largestCallback(steps []Step, blocks map[string][]Step, sizes, memo map[str
 		}
 	}
 	return most
+}
+
+// perCPU says whether name is a per-cpu line.
+func (c *checker) perCPU(name string) bool {
+	return slices.ContainsFunc(c.s.Lines, func(x lineRaw) bool { return x.Name == name && x.PerCPU })
 }
 
 // counterLine checks that a percpu_counter step names a counter's line.
