@@ -345,7 +345,7 @@ func (c *checker) value(field string, anchors []string, v any) (Value, bool) {
 		}
 		return Value{Num: x}, true
 	}
-	c.fail(field, anchors, "a param is a duration string or a number, not %T", v)
+	c.fail(field, anchors, "%s; a param is a duration (\"25ns\") or a number", valueType(v))
 	return Value{}, false
 }
 

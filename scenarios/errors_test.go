@@ -283,6 +283,22 @@ var badCases = []badCase{
 	{name: "jiffy gate on a per-cpu line", old: `name = "stats"`, new: "name = \"stats\"\npercpu = true",
 		old2: `{ store = "stats" }`, new2: `{ once_per_jiffy = "stats", steps = [ { compute = "work" } ] }`,
 		line: 36, field: "variant.locked.steps[2].once_per_jiffy", fix: `once_per_jiffy = "percpu"`},
+	{name: "array where a param is expected", old: `work = "20ns"`, new: `work = ["20ns"]`,
+		line: 17, field: "params.work", fix: "an array; a param is a duration"},
+	{name: "table where a param is expected", old: `work = "20ns"`, new: `work = { ns = 20 }`,
+		line: 17, field: "params.work", fix: "a table; a param is a duration"},
+	{name: "boolean where a series param is expected", old: "free = [\"params.work\"]", new: "free = [\"params.work\"]\nparams = { work = true }",
+		line: 50, field: "series.params.work", fix: "a boolean; a param is a duration"},
+	{name: "table where a string is expected", old: `{ compute = "work" }`, new: `{ compute = { ns = 20 } }`,
+		line: 33, field: "variant.steps.compute", fix: "a table where a string is expected; put it in quotes"},
+	{name: "array where a float is expected", old: "ghz = 2", new: "ghz = [2]",
+		line: 4, field: "profile.box.ghz", fix: "an array where a float is expected; write a number without quotes"},
+	{name: "date where an integer is expected", old: "cores = 2", new: "cores = 1979-05-27",
+		line: 41, field: "workload.cores", fix: "a date where an integer is expected"},
+	{name: "boolean among sweep values", old: "duration = \"10us\"\n", new: "duration = \"10us\"\n\n[sweep]\ncores = [1, true]\n",
+		line: 47, field: "sweep.cores", fix: "the array holds a boolean"},
+	{name: "integer among placements", old: "duration = \"10us\"\n", new: "duration = \"10us\"\n\n[sweep]\nplacement = [1]\n",
+		line: 47, field: "sweep.placement", fix: "an integer among the placements"},
 	{name: "placement copy takes a series' name", old: "duration = \"10us\"\n", new: "duration = \"10us\"\n\n[sweep]\nplacement = [\"spread\"]\n\n[[series]]\nname = \"box-spread\"\nprofile = \"box\"\n",
 		line: 47, field: "sweep.placement", fix: "rename one"},
 }
@@ -316,6 +332,12 @@ func checkError(t *testing.T, err error, file string, line int, field, fix strin
 	}
 	if !strings.Contains(e.Msg, fix) {
 		t.Errorf("message %q does not say how to fix it (want %q in it)", e.Msg, fix)
+	}
+	// A user writes TOML, and reads its types' names, not Go's.
+	for _, goType := range []string{"interface {", "]any", "map[", "int64", "float64", "not bool"} {
+		if strings.Contains(e.Msg, goType) {
+			t.Errorf("message %q names a Go type (%q)", e.Msg, goType)
+		}
 	}
 }
 
