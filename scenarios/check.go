@@ -386,9 +386,19 @@ func (c *checker) profile(name string, p profileRaw) {
 	}
 	if p.StoreBuffer != nil {
 		pr.StoreBuffer = *p.StoreBuffer
-		if pr.StoreBuffer == 0 {
-			// cpu takes 0 for its default, which is not what 0 says.
-			c.fail("profile."+name+".store_buffer", append(a, keyNeedle("store_buffer")), "0 entries; a store buffer holds at least 1 store: give its size, or leave store_buffer out for the default of %d", cpu.DefaultStoreBuffer)
+	}
+	// cpu takes 0 in these counts for its default, which is not what a
+	// file that writes 0 says.
+	for _, f := range []struct {
+		key string
+		v   *int
+		why string
+	}{
+		{"store_buffer", p.StoreBuffer, fmt.Sprintf("0 entries; a store buffer holds at least 1 store: give its size, or leave store_buffer out for the default of %d", cpu.DefaultStoreBuffer)},
+		{"cores_per_llc", p.CoresPerLLC, "0 cores; at least 1 core shares an LLC: give how many do, or leave cores_per_llc out for one LLC per socket"},
+	} {
+		if f.v != nil && *f.v == 0 {
+			c.fail("profile."+name+"."+f.key, append(a, keyNeedle(f.key)), "%s", f.why)
 		}
 	}
 	pr.Snoop = cpu.DefaultSnoop

@@ -268,6 +268,8 @@ var badCases = []badCase{
 		line: 54, field: "series.reference.value", fix: "a finite number above 0 (an error is relative to it), from 1e-09 to 1e+15"},
 	{name: "store buffer of 0 entries", old: `jitter = "none"`, new: "jitter = \"none\"\nstore_buffer = 0",
 		line: 16, field: "profile.box.store_buffer", fix: "leave store_buffer out"},
+	{name: "LLC of 0 cores", old: `jitter = "none"`, new: "jitter = \"none\"\ncores_per_llc = 0",
+		line: 16, field: "profile.box.cores_per_llc", fix: "leave cores_per_llc out"},
 	{name: "free latency with no range to be fitted in", old: "memory = \"90ns\"\natomic = \"8ns\"", new: "memory = \"0ns\"\natomic = \"0ns\"",
 		old2: "free = [\"params.work\"]", new2: "free = [\"profile.atomic\"]",
 		line: 49, field: "series.free", fix: `give profile "box" its memory latency`},
