@@ -96,7 +96,8 @@ func TestGoodParses(t *testing.T) {
 type badCase struct {
 	name       string
 	old, new   string // edit of good; new may span lines
-	old2, new2 string // a second edit, when the case needs two
+	old2, new2 string // further edits, when the case needs them
+	old3, new3 string
 	files      fstest.MapFS
 	load       string // with files: the file to Load instead of parsing good
 	file       string // File of the error; "t.toml" when empty
@@ -259,7 +260,7 @@ var badCases = []badCase{
 		line: 53, field: "series.reference.metric", fix: `give the step it means label = "tcp_v4_rcv", or name one of its labels: _raw_spin_lock, _raw_spin_unlock, compute, idle, stats`},
 	{name: "off-CPU time in a label no step has", old: "kind = \"flood\"", new: "kind = \"batch\"",
 		old2: "metric = \"throughput_per_core\"\nvalue = 20\nunit = \"Mpps\"", new2: "metric = \"offcpu_in_synchronize_rcu\"\nvalue = 2\nunit = \"s\"",
-		line: 53, field: "series.reference.metric", fix: `counts time under "synchronize_rcu"`},
+		line: 53, field: "series.reference.metric", fix: `its time off the CPU in "synchronize_rcu" would be predicted 0`},
 	{name: "share over 100%", old: "metric = \"throughput_per_core\"\nvalue = 20\nunit = \"Mpps\"", new: "metric = \"share_of_cycles_stats\"\nvalue = 250\nunit = \"%\"",
 		line: 54, field: "series.reference.value", fix: "a share is at most 100%"},
 	{name: "reference value past float64's range once an error is taken", old: "value = 20", new: "value = 1e308",
@@ -301,6 +302,13 @@ var badCases = []badCase{
 		line: 47, field: "sweep.cores", fix: "the array holds a boolean"},
 	{name: "integer among placements", old: "duration = \"10us\"\n", new: "duration = \"10us\"\n\n[sweep]\nplacement = [1]\n",
 		line: 47, field: "sweep.placement", fix: "an integer among the placements"},
+	{name: "off-CPU time in a label that does not block", old: "kind = \"flood\"", new: "kind = \"batch\"",
+		old2: "metric = \"throughput_per_core\"\nvalue = 20\nunit = \"Mpps\"", new2: "metric = \"offcpu_in_compute\"\nvalue = 2\nunit = \"s\"",
+		line: 53, field: "series.reference.metric", fix: `no step of variant "locked" blocks (sleep, synchronize_rcu, mutex_lock)`},
+	{name: "off-CPU time in a label another step blocks under", old: "kind = \"flood\"", new: "kind = \"batch\"",
+		old2: "metric = \"throughput_per_core\"\nvalue = 20\nunit = \"Mpps\"", new2: "metric = \"offcpu_in_compute\"\nvalue = 2\nunit = \"s\"",
+		old3: `{ compute = "work" }`, new3: `{ sleep = "work" }`,
+		line: 53, field: "series.reference.metric", fix: "name one of the labels it blocks under: schedule_timeout"},
 	{name: "placement copy takes a series' name", old: "duration = \"10us\"\n", new: "duration = \"10us\"\n\n[sweep]\nplacement = [\"spread\"]\n\n[[series]]\nname = \"box-spread\"\nprofile = \"box\"\n",
 		line: 47, field: "sweep.placement", fix: "rename one"},
 }
@@ -315,6 +323,9 @@ func TestBadInput(t *testing.T) {
 				src := edit(t, good, tc.old, tc.new)
 				if tc.old2 != "" {
 					src = edit(t, src, tc.old2, tc.new2)
+				}
+				if tc.old3 != "" {
+					src = edit(t, src, tc.old3, tc.new3)
 				}
 				_, err = scenarios.Parse(fstest.MapFS{}, "t.toml", []byte(src))
 			}

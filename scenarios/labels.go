@@ -41,22 +41,29 @@ func (l *Lock) labels() (acquire, release string) {
 // foldLabel is the label of a percpu_counter's fold into its shared count.
 const foldLabel = "__percpu_counter_add"
 
+// sleeps are the steps that block their CPU, off it until they wake.
+var sleeps = map[StepKind]bool{StepSleep: true, StepSynchronizeRCU: true, StepMutexLock: true}
+
 // labelsOf returns every label the steps of the named variants count time
-// under, through their blocks, gates and callbacks, and the machine's idle.
-func (s *Scenario) labelsOf(variants ...string) []string {
-	set := map[string]bool{"idle": true}
+// under, through their blocks, gates and callbacks, and the machine's idle;
+// with offCPU, the labels they block under.
+func (s *Scenario) labelsOf(offCPU bool, variants ...string) []string {
+	set := map[string]bool{}
+	if !offCPU {
+		set["idle"] = true
+	}
 	seen := map[string]bool{} // blocks walked
 	var walk func(steps []Step)
 	walk = func(steps []Step) {
 		for i := range steps {
 			st := &steps[i]
-			if name, ok := st.labelName(); ok {
+			if name, ok := st.labelName(); ok && (!offCPU || sleeps[st.Kind]) {
 				set[name] = true
 			}
-			if st.Kind == StepPercpuCounterInc || st.Kind == StepPercpuCounterDec {
+			if (st.Kind == StepPercpuCounterInc || st.Kind == StepPercpuCounterDec) && !offCPU {
 				set[foldLabel] = true
 			}
-			if wants[st.Kind] != "" && wants[st.Kind] != "line" {
+			if wants[st.Kind] != "" && wants[st.Kind] != "line" && (!offCPU || sleeps[st.Kind]) {
 				if j := slices.IndexFunc(s.Locks, func(l Lock) bool { return l.Name == st.Arg }); j >= 0 {
 					acq, rel := s.Locks[j].labels()
 					set[acq] = true
@@ -95,8 +102,9 @@ func blockOf(st *Step) string {
 // predicted 0, an error of -100% that a fit cannot move.
 func (c *checker) labelMetric(at []string, ref *Reference) {
 	label, ok := strings.CutPrefix(ref.Metric, "share_of_cycles_")
+	offCPU := false
 	if !ok {
-		if label, ok = strings.CutPrefix(ref.Metric, "offcpu_in_"); !ok {
+		if label, offCPU = strings.CutPrefix(ref.Metric, "offcpu_in_"); !offCPU {
 			return
 		}
 	}
@@ -104,8 +112,14 @@ func (c *checker) labelMetric(at []string, ref *Reference) {
 	if wl := c.s.Workload; wl.Kind == WorkloadBoth {
 		variants = append(variants, wl.BatchVariant, wl.FloodVariant)
 	}
-	have := c.s.labelsOf(variants...)
-	if !slices.Contains(have, label) {
+	have := c.s.labelsOf(offCPU, variants...)
+	switch {
+	case slices.Contains(have, label):
+	case offCPU && len(have) == 0:
+		c.fail("series.reference.metric", at, "no step of variant %q blocks (sleep, synchronize_rcu, mutex_lock), so its time off the CPU in %q would be predicted 0; name a variant that blocks, or another metric", ref.Variant, label)
+	case offCPU:
+		c.fail("series.reference.metric", at, "no step of variant %q blocks under %q, so it would be predicted 0; give the sleep, synchronize_rcu or mutex it means label = %q, or name one of the labels it blocks under: %s", ref.Variant, label, label, strings.Join(have, ", "))
+	default:
 		c.fail("series.reference.metric", at, "no step of variant %q counts time under %q, so it would be predicted 0; give the step it means label = %q, or name one of its labels: %s", ref.Variant, label, label, strings.Join(have, ", "))
 	}
 }

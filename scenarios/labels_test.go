@@ -7,8 +7,10 @@ import (
 
 // labelsOf, which the checker refuses references by, is checked against
 // the simulation: every label that a short run of a built-in variant
-// counts time under, on or off the CPU, is among the labels it finds.
+// counts time under on the CPU is among the labels it finds, and every
+// label it blocks under among those it finds with offCPU.
 func TestLabelsOfCoversSimulatedLabels(t *testing.T) {
+	offSeen := 0
 	for _, name := range BuiltinNames() {
 		s, err := LoadBuiltin(name)
 		if err != nil {
@@ -22,31 +24,43 @@ func TestLabelsOfCoversSimulatedLabels(t *testing.T) {
 			if s.Workload.Kind == WorkloadBoth {
 				variants = append(variants, s.Workload.BatchVariant, s.Workload.FloodVariant)
 			}
-			have := s.labelsOf(variants...)
+			have, blocks := s.labelsOf(false, variants...), s.labelsOf(true, variants...)
 			r, err := s.Simulate(Point{Variant: v.Name, Seed: 1})
 			if err != nil {
 				t.Errorf("%s %s: %v", name, v.Name, err)
 				continue
 			}
-			var got []string
+			var on, off []string
 			for _, l := range r.Profile {
-				if l.WorkNs+l.StallNs+l.SpinNs+l.SleepNs > 0 {
-					got = append(got, l.Label)
+				if l.WorkNs+l.StallNs+l.SpinNs > 0 {
+					on = append(on, l.Label)
+				}
+				if l.SleepNs > 0 {
+					off = append(off, l.Label)
 				}
 			}
 			if r.Batch != nil {
 				for _, o := range r.Batch.OffCPU {
-					got = append(got, o.Label)
+					off = append(off, o.Label)
 				}
 			}
-			if len(got) == 0 {
+			if len(on) == 0 {
 				t.Errorf("%s %s: the run counted time under no label", name, v.Name)
 			}
-			for _, l := range got {
+			for _, l := range on {
 				if !slices.Contains(have, l) {
 					t.Errorf("%s %s: the run counts time under %q, which labelsOf does not find in %v", name, v.Name, l, have)
 				}
 			}
+			for _, l := range off {
+				if !slices.Contains(blocks, l) {
+					t.Errorf("%s %s: the run blocks under %q, which labelsOf does not find in %v", name, v.Name, l, blocks)
+				}
+			}
+			offSeen += len(off)
 		}
+	}
+	if offSeen == 0 {
+		t.Error("no built-in variant blocked: the off-CPU labels went unchecked")
 	}
 }
