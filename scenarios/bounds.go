@@ -16,6 +16,11 @@ const (
 	// one scenario reads in all (a file included twice is read once).
 	MaxIncludeDepth  = 16
 	MaxIncludedFiles = 64
+	// MaxNesting bounds how deep tables, arrays and dotted keys nest in a
+	// file (CheckNesting): the decoder's cost grows with the square of the
+	// depth. The built-in files nest 6 levels at most, and the deepest
+	// once_per_jiffy gates the checker takes 20.
+	MaxNesting = 32
 	// MaxProgramSteps bounds a variant's program once its blocks are inlined.
 	MaxProgramSteps = 100_000
 	// MaxRunTime bounds warmup, duration and limit; MaxStepTime every other
@@ -38,6 +43,12 @@ const (
 	// MaxAxisValues bounds the values of a sweep axis, the points of a
 	// series and its references: the points one command simulates.
 	MaxAxisValues = 1000
+	// MinRefValue and MaxRefValue bound a reference's measured value: an
+	// error is relative to it, and beyond them an error or the change
+	// between two values leaves float64's range (MaxRefValue pps is one
+	// packet per picosecond on each of 1000 CPUs).
+	MinRefValue = 1e-9
+	MaxRefValue = 1e15
 	// DefaultMaxEvents is the number of simulated events one point may take
 	// unless [run] max_events (or the command's --max-events) says otherwise:
 	// a runaway run becomes an error that says so.

@@ -327,19 +327,18 @@ func (b *builder) declare() error {
 			if b.counts == nil {
 				b.counts = map[string]*models.PercpuCounter{}
 			}
-			b.counts[l.Name] = w.NewPercpuCounter(b.lines[l.PercpuCounter], b.lines[l.Name], batch, "__percpu_counter_add")
+			b.counts[l.Name] = w.NewPercpuCounter(b.lines[l.PercpuCounter], b.lines[l.Name], batch, foldLabel)
 		}
 	}
 	for _, l := range b.s.Locks {
-		acq, rel := l.Acquire, l.Release
+		acq, rel := l.labels()
 		var err error
 		switch l.class {
 		case rwlockClass:
-			b.rw[l.Name], err = w.NewRWLock(l.Name, or(acq, "_raw_read_lock"), or(rel, "_raw_write_lock"))
+			b.rw[l.Name], err = w.NewRWLock(l.Name, acq, rel)
 		case mutexClass:
-			b.mutex[l.Name], err = w.NewMutex(l.Name, or(acq, "mutex_lock"))
+			b.mutex[l.Name], err = w.NewMutex(l.Name, acq)
 		default:
-			acq, rel = or(acq, "_raw_spin_lock"), or(rel, "_raw_spin_unlock")
 			if l.Line != "" {
 				b.spin[l.Name] = w.NewSpinlockOn(b.lines[l.Line], l.Name, l.spin, acq, rel)
 			} else {
@@ -406,13 +405,20 @@ func (b *builder) ball(st *Step) *models.PingPong {
 	}
 	p, ok := b.balls[st.Arg]
 	if !ok {
-		p = b.w.NewPingPong(b.lines[st.Arg], b.label(st, "cmpxchg"), st.Kind == StepPingPongRead)
+		p = b.w.NewPingPong(b.lines[st.Arg], b.label(st), st.Kind == StepPingPongRead)
 		b.balls[st.Arg] = p
 	}
 	return p
 }
 
-func (b *builder) label(st *Step, def string) cpu.Label { return b.w.M.Label(or(st.Label, def)) }
+// label is the label a step's own time is counted under (labelName).
+func (b *builder) label(st *Step) cpu.Label {
+	name, ok := st.labelName()
+	if !ok {
+		panic(fmt.Sprintf("scenarios: a %v step has no label of its own", st.Kind))
+	}
+	return b.w.M.Label(name)
+}
 
 // accessOps are the steps that are a plain access to a line.
 var accessOps = map[StepKind]cacheline.Op{StepLoad: cacheline.Load, StepStore: cacheline.Store, StepRMW: cacheline.RMW}
@@ -431,7 +437,7 @@ func (b *builder) compile(steps []Step, depth int, block string) []cpu.Step {
 			if st.Arg != "percpu" {
 				line = b.lines[st.Arg]
 			}
-			out = append(out, b.w.NewJiffyGate(line, b.label(st, "jiffies"), len(body)))
+			out = append(out, b.w.NewJiffyGate(line, b.label(st), len(body)))
 			out = append(out, body...)
 		case StepBlock:
 			out = append(out, b.compile(b.s.Blocks[st.Arg], depth+1, st.Arg)...)
@@ -477,9 +483,9 @@ func (b *builder) step(st *Step) cpu.Step {
 	w := b.w
 	switch st.Kind {
 	case StepCompute:
-		return &cpu.ComputeStep{Label: b.label(st, "compute"), D: b.time(st.Arg)}
+		return &cpu.ComputeStep{Label: b.label(st), D: b.time(st.Arg)}
 	case StepLoad, StepStore, StepRMW:
-		return &cpu.AccessStep{Label: b.label(st, st.Arg), Line: b.lines[st.Arg], Op: accessOps[st.Kind]}
+		return &cpu.AccessStep{Label: b.label(st), Line: b.lines[st.Arg], Op: accessOps[st.Kind]}
 	case StepPingPong, StepPingPongRead:
 		return &models.PingPongStep{P: b.ball(st)}
 	case StepLock:
@@ -503,15 +509,15 @@ func (b *builder) step(st *Step) cpu.Step {
 		if st.Kind == StepPercpuCounterDec {
 			delta = -1
 		}
-		return &models.PercpuCounterAdd{C: b.counts[st.Arg], Delta: delta, Label: b.label(st, "percpu_counter_add")}
+		return &models.PercpuCounterAdd{C: b.counts[st.Arg], Delta: delta, Label: b.label(st)}
 	case StepSmpMb:
-		return &cpu.FenceStep{Label: b.label(st, "smp_mb")}
+		return &cpu.FenceStep{Label: b.label(st)}
 	case StepRCUReadLock:
 		return &models.RCUReadLock{W: w}
 	case StepRCUReadUnlock:
 		return &models.RCUReadUnlock{W: w}
 	case StepSynchronizeRCU:
-		return &models.SynchronizeRCU{W: w, Label: b.label(st, "synchronize_rcu")}
+		return &models.SynchronizeRCU{W: w, Label: b.label(st)}
 	case StepCallRCU:
 		return &models.CallRCU{W: w, Bytes: st.Bytes, Callback: b.callback(st.Callback)}
 	case StepQueueRCUWork:
@@ -524,13 +530,13 @@ func (b *builder) step(st *Step) cpu.Step {
 			// A sleep that wakes at once is a loop that never advances time.
 			b.fail("sleep %q is 0 at this point; a sleep needs a duration longer than 0", st.Arg)
 		}
-		return &models.SleepStep{W: w, D: d, Label: b.label(st, "schedule_timeout")}
+		return &models.SleepStep{W: w, D: d, Label: b.label(st)}
 	case StepScan:
 		per := b.time(st.Arg)
 		if float64(per)*float64(b.items) > float64(MaxStepTime) {
 			b.fail("a scan of %v per item over %d items takes longer than %v; fewer items or a cheaper scan", per, b.items, MaxStepTime)
 		}
-		return &models.ScanStep{W: w, PerItem: per, Label: b.label(st, "scan")}
+		return &models.ScanStep{W: w, PerItem: per, Label: b.label(st)}
 	}
 	panic(fmt.Sprintf("scenarios: step kind %v reached the compiler unchecked", st.Kind))
 }

@@ -345,7 +345,7 @@ func (c *checker) value(field string, anchors []string, v any) (Value, bool) {
 		}
 		return Value{Num: x}, true
 	}
-	c.fail(field, anchors, "a param is a duration string or a number, not %T", v)
+	c.fail(field, anchors, "%s; a param is a duration (\"25ns\") or a number", valueType(v))
 	return Value{}, false
 }
 
@@ -386,6 +386,20 @@ func (c *checker) profile(name string, p profileRaw) {
 	}
 	if p.StoreBuffer != nil {
 		pr.StoreBuffer = *p.StoreBuffer
+	}
+	// cpu takes 0 in these counts for its default, which is not what a
+	// file that writes 0 says.
+	for _, f := range []struct {
+		key string
+		v   *int
+		why string
+	}{
+		{"store_buffer", p.StoreBuffer, fmt.Sprintf("0 entries; a store buffer holds at least 1 store: give its size, or leave store_buffer out for the default of %d", cpu.DefaultStoreBuffer)},
+		{"cores_per_llc", p.CoresPerLLC, "0 cores; at least 1 core shares an LLC: give how many do, or leave cores_per_llc out for one LLC per socket"},
+	} {
+		if f.v != nil && *f.v == 0 {
+			c.fail("profile."+name+"."+f.key, append(a, keyNeedle(f.key)), "%s", f.why)
+		}
 	}
 	pr.Snoop = cpu.DefaultSnoop
 	if p.Snoop != nil {
@@ -684,6 +698,9 @@ func (c *checker) step(field string, at []string, st *Step, names map[string]str
 	switch k := st.Kind; {
 	case wants[k] != "":
 		wantName(st.Arg, wants[k])
+		if (k == StepPingPong || k == StepPingPongRead) && c.perCPU(st.Arg) {
+			c.fail(field+"."+op, at, "%q is a per-cpu line: each CPU has its own copy, so no other CPU takes the ball back; ping-pong on a shared line (drop percpu = true, or name another line)", st.Arg)
+		}
 		if k == StepPercpuCounterInc || k == StepPercpuCounterDec {
 			c.counterLine(field+"."+op, at, st.Arg)
 		}
@@ -699,6 +716,9 @@ func (c *checker) step(field string, at []string, st *Step, names map[string]str
 	case k == StepOncePerJiffy:
 		if st.Arg != "percpu" {
 			wantName(st.Arg, "line")
+		}
+		if c.perCPU(st.Arg) {
+			c.fail(field+"."+op, at, "%q is a per-cpu line, and a gate's jiffy stamp on it would be one that every CPU shares; write once_per_jiffy = \"percpu\" for each CPU's own stamp, or name a shared line", st.Arg)
 		}
 	case k == StepBlock:
 		// A block's own steps are checked once, where it is defined.
@@ -776,6 +796,11 @@ func largestCallback(steps []Step, blocks map[string][]Step, sizes, memo map[str
 		}
 	}
 	return most
+}
+
+// perCPU says whether name is a per-cpu line.
+func (c *checker) perCPU(name string) bool {
+	return slices.ContainsFunc(c.s.Lines, func(x lineRaw) bool { return x.Name == name && x.PerCPU })
 }
 
 // counterLine checks that a percpu_counter step names a counter's line.
@@ -976,9 +1001,13 @@ func (c *checker) axis(field string, anchors []string, name string, values []flo
 	if len(values) > MaxAxisValues {
 		c.fail(field, anchors, "%d values; an axis has at most %d (MaxAxisValues): sweep fewer points", len(values), MaxAxisValues)
 	}
-	for _, v := range values {
+	for i, v := range values {
 		if _, msg := c.s.axisValue(name, v, c.s.Params); msg != "" {
 			c.fail(field, anchors, "%s", msg)
+			return
+		}
+		if slices.Contains(values[:i], v) {
+			c.fail(field, anchors, "%v twice; list each point once", v)
 			return
 		}
 	}
@@ -991,6 +1020,9 @@ func (c *checker) series(i int, sr *seriesRaw, variants map[string]bool) {
 	if s.Name == "" {
 		c.fail("series.name", a, "missing; name the measured series")
 	}
+	if slices.ContainsFunc(c.s.Series, func(o *Series) bool { return o.Name == s.Name }) {
+		c.fail("series.name", append(a, sameLine(keyNeedle("name"), quote(s.Name))), "series %q is defined twice; give each series its own name", s.Name)
+	}
 	if _, ok := c.s.Profiles[s.Profile]; !ok {
 		c.fail("series.profile", append(a, sameLine(keyNeedle("profile"), quote(s.Profile))), "%q is not a defined profile; define [profile.%s] or fix the name", s.Profile, s.Profile)
 	}
@@ -1001,9 +1033,12 @@ func (c *checker) series(i int, sr *seriesRaw, variants map[string]bool) {
 		}
 		s.Placement = &pl
 	}
-	for _, v := range s.Variants {
+	for i, v := range s.Variants {
 		if !variants[v] {
 			c.fail("series.variants", append(a, quote(v)), "%q is not a variant of this scenario; use one of its [[variant]] names", v)
+		}
+		if slices.Contains(s.Variants[:i], v) {
+			c.fail("series.variants", append(a, keyNeedle("variants"), quote(v), quote(v)), "%q twice; list each variant once", v)
 		}
 	}
 	if s.Base = sr.Base; s.Base != "" && (!variants[s.Base] || len(s.Variants) > 0 && !slices.Contains(s.Variants, s.Base)) {
@@ -1030,15 +1065,20 @@ func (c *checker) series(i int, sr *seriesRaw, variants map[string]bool) {
 	if len(s.Points) > 0 {
 		c.axis("series.points", append(a, keyNeedle("points")), s.Axis, s.Points)
 	}
-	for _, f := range s.Free {
+	for i, f := range s.Free {
 		if !c.knownFree(f) {
 			c.fail("series.free", append(a, quote(f)), "%q is not a parameter that can be fitted; use params.<name> or profile.<latency field>", f)
 		}
+		if slices.Contains(s.Free[:i], f) {
+			c.fail("series.free", append(a, keyNeedle("free"), quote(f), quote(f)), "%q twice; list each parameter once (a parameter freed twice counts twice towards the calibrate points)", f)
+		}
 	}
+	c.fitBounds(a, s)
 	if len(sr.Reference) > MaxAxisValues {
 		c.fail("series.reference", a, "%d reference points; a series has at most %d (MaxAxisValues): split it", len(sr.Reference), MaxAxisValues)
 	}
 	ncal := 0
+	points := map[string]int{} // reference number, by what it measures
 	for j, r := range sr.Reference {
 		ref := Reference{Scenario: r.Scenario, Variant: r.Variant, Axis: r.Axis, Metric: r.Metric, Unit: r.Unit, Role: r.Role, Source: r.Source}
 		ra := append(append([]string{}, a...), headers("[[series.reference]]", j+1)...)
@@ -1062,14 +1102,24 @@ func (c *checker) series(i int, sr *seriesRaw, variants map[string]bool) {
 		} else {
 			c.axis("series.reference.x", key("x"), ref.Axis, []float64{ref.X})
 		}
-		if !(ref.Value > 0) || !finite(ref.Value) {
-			c.fail("series.reference.value", key("value"), "%v; a measured value is a finite number above 0 (an error is relative to it)", ref.Value)
+		switch {
+		case !(ref.Value >= MinRefValue && ref.Value <= MaxRefValue):
+			c.fail("series.reference.value", key("value"), "%v; a measured value is a finite number above 0 (an error is relative to it), from %g to %g (MinRefValue, MaxRefValue), beyond which errors overflow: give the figure in the unit it was measured in", ref.Value, MinRefValue, MaxRefValue)
+		case ref.Unit == "%" && ref.Value > 100:
+			c.fail("series.reference.value", key("value"), "%v%%; a share is at most 100%%: give the percentage, e.g. 12.5", ref.Value)
 		}
 		if units, ok := c.s.unitsFor(ref.Metric); !ok {
 			c.fail("series.reference.metric", key("metric"), "%q is not a metric contend predicts; use throughput_per_core, throughput (Mpps/kpps/pps), cost (ns), duration (s), cpu_util (%%), grace_period (ms), drops (%%), cycles_per_packet (cycles), transfers_per_packet (lines), share_of_cycles_<label> (%%) or offcpu_in_<label> (s)", ref.Metric)
 		} else if !slices.Contains(units, ref.Unit) {
 			c.fail("series.reference.unit", key("unit"), "%q is not a unit of %s; use %s", ref.Unit, ref.Metric, orList(units))
+		} else {
+			c.labelMetric(key("metric"), &ref)
 		}
+		pt := fmt.Sprintf("variant %q at %s = %v, %s", ref.Variant, ref.Axis, ref.X, ref.Metric)
+		if k, dup := points[pt]; dup {
+			c.fail("series.reference", ra, "reference %d gives %s again (reference %d gave it first); keep one", j+1, pt, k)
+		}
+		points[pt] = j + 1
 		switch ref.Role {
 		case "calibrate":
 			if ncal++; ncal == len(s.Free)+1 {
@@ -1082,6 +1132,32 @@ func (c *checker) series(i int, sr *seriesRaw, variants map[string]bool) {
 		s.Refs = append(s.Refs, ref)
 	}
 	c.s.Series = append(c.s.Series, s)
+}
+
+// fitBounds checks that each free parameter of se has a range to be fitted
+// in (Bounds): finite and not empty. Fit maps its search onto that range,
+// and an empty or infinite one makes every value NaN.
+func (c *checker) fitBounds(a []string, se *Series) {
+	pr, ok := c.s.Profiles[se.Profile]
+	if c.err != nil || !ok {
+		return // the profile is not resolved, and what is wrong already said
+	}
+	for _, f := range se.Free {
+		if !c.knownFree(f) {
+			continue
+		}
+		lo, hi := c.s.Bounds(se, f)
+		if finite(lo) && finite(hi) && lo < hi {
+			continue
+		}
+		at := append(slices.Clone(a), keyNeedle("free"), quote(f))
+		cur, _ := c.s.Current(&Series{Profile: se.Profile, Params: se.Params, Free: []string{f}})
+		if _, isProfile := strings.CutPrefix(f, "profile."); isProfile {
+			c.fail("series.free", at, "%s is fitted from %g ns up to the profile's memory latency (%g ns), or its own %g ns if more: nothing lies between; give profile %q its memory latency, e.g. memory = \"90ns\"", f, lo, pr.Memory.Nanoseconds(), cur[f], se.Profile)
+			continue
+		}
+		c.fail("series.free", at, "%s is %g, and a free param is fitted from %g up to 100 times its value, which overflows; give it a value of at most 1e300 or do not free it", f, cur[f], lo)
+	}
 }
 
 func (c *checker) knownFree(f string) bool {

@@ -205,32 +205,40 @@ func typeHint(msg string) string {
 	return wrongType(strings.TrimSuffix(got, ";"), want, msg)
 }
 
-// typeNames names, as a user writes them, the Go types of decoded values and
-// the kinds of destination the decoder names.
+// typeNames names with TOML's words the Go types of decoded values (as %T
+// and the decoder, which writes any for interface {}, print them) and the
+// kinds of destination the decoder names.
 var typeNames = map[string]string{
-	"[]interface {}": "a list", "[]map[string]interface {}": "a list of tables", "map[string]interface {}": "a table",
+	"[]interface {}": "an array", "[]any": "an array", "slice": "an array",
+	"[]map[string]interface {}": "an array of tables", "[]map[string]any": "an array of tables",
+	"map[string]interface {}": "a table", "map[string]any": "a table", "map": "a table",
 	"time.Time": "a date", "toml.LocalDate": "a date", "toml.LocalDateTime": "a date", "toml.LocalTime": "a time",
-	"string": "a string", "int64": "an integer", "integer": "an integer", "float64": "a number", "float": "a number",
-	"bool": "true or false", "boolean": "true or false", "slice": "a list", "map": "a table",
+	"string": "a string", "int64": "an integer", "integer": "an integer", "float64": "a float", "float": "a float",
+	"bool": "a boolean", "boolean": "a boolean",
 }
 
 var typeFixes = map[string]string{
-	"a string":      `put it in quotes, e.g. "25ns"`,
-	"an integer":    "write a whole number without quotes, e.g. 4",
-	"a number":      "write a number without quotes, e.g. 2.8",
-	"true or false": "write true or false without quotes",
-	"a list":        `write a list in brackets, e.g. ["a", "b"]`,
-	"a table":       "write a table: [name] with keys under it, or { key = value }",
+	"a string":   `put it in quotes, e.g. "25ns"`,
+	"an integer": "write a whole number without quotes, e.g. 4",
+	"a float":    "write a number without quotes, e.g. 2.8",
+	"a boolean":  "write true or false without quotes",
+	"an array":   `write an array in brackets, e.g. ["a", "b"]`,
+	"a table":    "write a table: [name] with keys under it, or { key = value }",
+}
+
+// valueType names a decoded TOML value's type with TOML's words.
+func valueType(v any) string {
+	if n, ok := typeNames[fmt.Sprintf("%T", v)]; ok {
+		return n
+	}
+	return "a value of no TOML type"
 }
 
 // wrongType says that a value of type have is where want is needed, and how
 // to write it; msg when want is not a type it knows.
 func wrongType(have, want, msg string) string {
 	h, need := typeNames[have], typeNames[want]
-	if h == "" {
-		h = have
-	}
-	if need == "" {
+	if h == "" || need == "" {
 		return msg
 	}
 	return fmt.Sprintf("%s where %s is expected; %s", h, need, typeFixes[need])
@@ -260,8 +268,8 @@ func (l *locator) typeError(md toml.MetaData, src string) *Error {
 		for range n {
 			anchors = append(anchors, k[len(k)-1])
 		}
-		have := fmt.Sprintf("%T", vals[n-1])
-		return l.errAt(k.String(), anchors, "%s", wrongType(have, kindNames[want], have+" where the schema has "+want.String()))
+		have := valueType(vals[n-1])
+		return l.errAt(k.String(), anchors, "%s", wrongType(fmt.Sprintf("%T", vals[n-1]), kindNames[want], have+" where this key takes another type"))
 	}
 	return nil
 }

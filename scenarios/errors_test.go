@@ -3,6 +3,7 @@ package scenarios_test
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -93,14 +94,16 @@ func TestGoodParses(t *testing.T) {
 // badCase is one class of bad input: the edit that makes it, and where the
 // error must point and what it must say to fix it.
 type badCase struct {
-	name     string
-	old, new string // edit of good; new may span lines
-	files    fstest.MapFS
-	load     string // with files: the file to Load instead of parsing good
-	file     string // File of the error; "t.toml" when empty
-	line     int
-	field    string
-	fix      string // a piece of the message that says what to do
+	name       string
+	old, new   string // edit of good; new may span lines
+	old2, new2 string // further edits, when the case needs them
+	old3, new3 string
+	files      fstest.MapFS
+	load       string // with files: the file to Load instead of parsing good
+	file       string // File of the error; "t.toml" when empty
+	line       int
+	field      string
+	fix        string // a piece of the message that says what to do
 }
 
 var badCases = []badCase{
@@ -238,6 +241,74 @@ var badCases = []badCase{
 		line: 47, field: "sweep.cores", fix: "as numbers"},
 	{name: "own axis called placement", old: "duration = \"10us\"\n", new: "duration = \"10us\"\n\n[axes]\nplacement = \"cpus\"\n",
 		line: 47, field: "axes.placement", fix: "give your axis another name"},
+	{name: "inline tables nested too deep", old: `name = "t"`, new: "name = \"t\"\n" + nested(40),
+		line: 2, field: "deep", fix: "write it with fewer levels"},
+	{name: "two series of one name", old: "role = \"calibrate\"\n", new: "role = \"calibrate\"\n\n[[series]]\nname = \"box\"\nprofile = \"box\"\n",
+		line: 59, field: "series.name", fix: "give each series its own name"},
+	{name: "variant listed twice in a series", old: "free = [\"params.work\"]", new: "free = [\"params.work\"]\nvariants = [\"locked\", \"locked\"]",
+		line: 50, field: "series.variants", fix: "list each variant once"},
+	{name: "free parameter listed twice", old: "free = [\"params.work\"]", new: "free = [\"params.work\", \"params.work\"]",
+		line: 49, field: "series.free", fix: "list each parameter once"},
+	{name: "reference point listed twice", old: "role = \"calibrate\"\n",
+		new:  "role = \"calibrate\"\n[[series.reference]]\nvariant = \"locked\"\naxis = \"cores\"\nx = 1\nmetric = \"throughput_per_core\"\nvalue = 21\nunit = \"Mpps\"\nrole = \"validate\"\n",
+		line: 57, field: "series.reference", fix: "keep one"},
+	{name: "sweep value listed twice", old: "duration = \"10us\"\n", new: "duration = \"10us\"\n\n[sweep]\ncores = [1, 2, 1]\n",
+		line: 47, field: "sweep.cores", fix: "list each point once"},
+	{name: "series point listed twice", old: "free = [\"params.work\"]", new: "free = [\"params.work\"]\npoints = [1, 2, 2]",
+		line: 50, field: "series.points", fix: "list each point once"},
+	{name: "share of a label no step has", old: "metric = \"throughput_per_core\"\nvalue = 20\nunit = \"Mpps\"", new: "metric = \"share_of_cycles_tcp_v4_rcv\"\nvalue = 20\nunit = \"%\"",
+		line: 53, field: "series.reference.metric", fix: `give the step it means label = "tcp_v4_rcv", or name one of its labels: _raw_spin_lock, _raw_spin_unlock, compute, idle, stats`},
+	{name: "off-CPU time in a label no step has", old: "kind = \"flood\"", new: "kind = \"batch\"",
+		old2: "metric = \"throughput_per_core\"\nvalue = 20\nunit = \"Mpps\"", new2: "metric = \"offcpu_in_synchronize_rcu\"\nvalue = 2\nunit = \"s\"",
+		line: 53, field: "series.reference.metric", fix: `its time off the CPU in "synchronize_rcu" would be predicted 0`},
+	{name: "share over 100%", old: "metric = \"throughput_per_core\"\nvalue = 20\nunit = \"Mpps\"", new: "metric = \"share_of_cycles_stats\"\nvalue = 250\nunit = \"%\"",
+		line: 54, field: "series.reference.value", fix: "a share is at most 100%"},
+	{name: "reference value past float64's range once an error is taken", old: "value = 20", new: "value = 1e308",
+		line: 54, field: "series.reference.value", fix: "a finite number above 0 (an error is relative to it), from 1e-09 to 1e+15"},
+	{name: "reference value too small to take an error relative to", old: "value = 20", new: "value = 1e-300",
+		line: 54, field: "series.reference.value", fix: "a finite number above 0 (an error is relative to it), from 1e-09 to 1e+15"},
+	{name: "store buffer of 0 entries", old: `jitter = "none"`, new: "jitter = \"none\"\nstore_buffer = 0",
+		line: 16, field: "profile.box.store_buffer", fix: "leave store_buffer out"},
+	{name: "LLC of 0 cores", old: `jitter = "none"`, new: "jitter = \"none\"\ncores_per_llc = 0",
+		line: 16, field: "profile.box.cores_per_llc", fix: "leave cores_per_llc out"},
+	{name: "free latency with no range to be fitted in", old: "memory = \"90ns\"\natomic = \"8ns\"", new: "memory = \"0ns\"\natomic = \"0ns\"",
+		old2: "free = [\"params.work\"]", new2: "free = [\"profile.atomic\"]",
+		line: 49, field: "series.free", fix: `give profile "box" its memory latency`},
+	{name: "free param whose bound overflows", old: `work = "20ns"`, new: "work = \"20ns\"\nscale = 1e307",
+		old2: "free = [\"params.work\"]", new2: "free = [\"params.scale\"]",
+		line: 50, field: "series.free", fix: "100 times its value"},
+	{name: "pingpong on a per-cpu line", old: `name = "stats"`, new: "name = \"stats\"\npercpu = true",
+		old2: `{ store = "stats" }`, new2: `{ pingpong = "stats" }`,
+		line: 36, field: "variant.locked.steps[2].pingpong", fix: "ping-pong on a shared line"},
+	{name: "pingpong_read on a per-cpu line", old: `name = "stats"`, new: "name = \"stats\"\npercpu = true",
+		old2: `{ store = "stats" }`, new2: `{ pingpong_read = "stats" }`,
+		line: 36, field: "variant.locked.steps[2].pingpong_read", fix: "ping-pong on a shared line"},
+	{name: "jiffy gate on a per-cpu line", old: `name = "stats"`, new: "name = \"stats\"\npercpu = true",
+		old2: `{ store = "stats" }`, new2: `{ once_per_jiffy = "stats", steps = [ { compute = "work" } ] }`,
+		line: 36, field: "variant.locked.steps[2].once_per_jiffy", fix: `once_per_jiffy = "percpu"`},
+	{name: "array where a param is expected", old: `work = "20ns"`, new: `work = ["20ns"]`,
+		line: 17, field: "params.work", fix: "an array; a param is a duration"},
+	{name: "table where a param is expected", old: `work = "20ns"`, new: `work = { ns = 20 }`,
+		line: 17, field: "params.work", fix: "a table; a param is a duration"},
+	{name: "boolean where a series param is expected", old: "free = [\"params.work\"]", new: "free = [\"params.work\"]\nparams = { work = true }",
+		line: 50, field: "series.params.work", fix: "a boolean; a param is a duration"},
+	{name: "table where a string is expected", old: `{ compute = "work" }`, new: `{ compute = { ns = 20 } }`,
+		line: 33, field: "variant.steps.compute", fix: "a table where a string is expected; put it in quotes"},
+	{name: "array where a float is expected", old: "ghz = 2", new: "ghz = [2]",
+		line: 4, field: "profile.box.ghz", fix: "an array where a float is expected; write a number without quotes"},
+	{name: "date where an integer is expected", old: "cores = 2", new: "cores = 1979-05-27",
+		line: 41, field: "workload.cores", fix: "a date where an integer is expected"},
+	{name: "boolean among sweep values", old: "duration = \"10us\"\n", new: "duration = \"10us\"\n\n[sweep]\ncores = [1, true]\n",
+		line: 47, field: "sweep.cores", fix: "the array holds a boolean"},
+	{name: "integer among placements", old: "duration = \"10us\"\n", new: "duration = \"10us\"\n\n[sweep]\nplacement = [1]\n",
+		line: 47, field: "sweep.placement", fix: "an integer among the placements"},
+	{name: "off-CPU time in a label that does not block", old: "kind = \"flood\"", new: "kind = \"batch\"",
+		old2: "metric = \"throughput_per_core\"\nvalue = 20\nunit = \"Mpps\"", new2: "metric = \"offcpu_in_compute\"\nvalue = 2\nunit = \"s\"",
+		line: 53, field: "series.reference.metric", fix: `no step of variant "locked" blocks (sleep, synchronize_rcu, mutex_lock)`},
+	{name: "off-CPU time in a label another step blocks under", old: "kind = \"flood\"", new: "kind = \"batch\"",
+		old2: "metric = \"throughput_per_core\"\nvalue = 20\nunit = \"Mpps\"", new2: "metric = \"offcpu_in_compute\"\nvalue = 2\nunit = \"s\"",
+		old3: `{ compute = "work" }`, new3: `{ sleep = "work" }`,
+		line: 53, field: "series.reference.metric", fix: "name one of the labels it blocks under: schedule_timeout"},
 	{name: "placement copy takes a series' name", old: "duration = \"10us\"\n", new: "duration = \"10us\"\n\n[sweep]\nplacement = [\"spread\"]\n\n[[series]]\nname = \"box-spread\"\nprofile = \"box\"\n",
 		line: 47, field: "sweep.placement", fix: "rename one"},
 }
@@ -250,6 +321,12 @@ func TestBadInput(t *testing.T) {
 				_, err = scenarios.Load(tc.files, tc.load)
 			} else {
 				src := edit(t, good, tc.old, tc.new)
+				if tc.old2 != "" {
+					src = edit(t, src, tc.old2, tc.new2)
+				}
+				if tc.old3 != "" {
+					src = edit(t, src, tc.old3, tc.new3)
+				}
 				_, err = scenarios.Parse(fstest.MapFS{}, "t.toml", []byte(src))
 			}
 			checkError(t, err, or(tc.file, "t.toml"), tc.line, tc.field, tc.fix)
@@ -268,6 +345,12 @@ func checkError(t *testing.T, err error, file string, line int, field, fix strin
 	}
 	if !strings.Contains(e.Msg, fix) {
 		t.Errorf("message %q does not say how to fix it (want %q in it)", e.Msg, fix)
+	}
+	// A user writes TOML, and reads its types' names, not Go's.
+	for _, goType := range []string{"interface {", "]any", "map[", "int64", "float64", "not bool"} {
+		if strings.Contains(e.Msg, goType) {
+			t.Errorf("message %q names a Go type (%q)", e.Msg, goType)
+		}
 	}
 }
 
@@ -334,5 +417,24 @@ func TestMissingFile(t *testing.T) {
 	var e *scenarios.Error
 	if !errors.As(err, &e) || e.File != "nope.toml" || !strings.Contains(e.Msg, "cannot read") {
 		t.Fatalf("error %v; want a *scenarios.Error naming nope.toml", err)
+	}
+}
+
+// Every built-in scenario and profile still loads: the checks above refuse
+// bad input, not the files contend ships.
+func TestBuiltinsLoad(t *testing.T) {
+	for _, name := range scenarios.BuiltinNames() {
+		if _, err := scenarios.LoadBuiltin(name); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	profiles, err := fs.Glob(scenarios.Builtin(), "profiles/*.toml")
+	if err != nil || len(profiles) == 0 {
+		t.Fatalf("no built-in profiles (%v)", err)
+	}
+	for _, p := range profiles {
+		if _, err := scenarios.LoadProfile(scenarios.Builtin(), p); err != nil {
+			t.Errorf("%s: %v", p, err)
+		}
 	}
 }

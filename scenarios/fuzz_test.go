@@ -79,6 +79,7 @@ func FuzzParse(f *testing.F) {
 		f.Add([]byte(strings.Replace(string(ingress), broken.old, broken.new, 1)))
 	}
 	f.Add([]byte(good))
+	f.Add([]byte(strings.Replace(good, "name = \"t\"\n", "name = \"t\"\n"+nested(40), 1))) // refused before decoding
 	// Placements swept by name, beside a numeric axis.
 	f.Add([]byte(strings.Replace(good, "duration = \"10us\"\n", "duration = \"10us\"\n\n[sweep]\ncores = [1, 2]\nplacement = [\"compact\", \"spread\"]\n", 1)))
 	f.Add([]byte(strings.NewReplacer(`kind = "flood"`, "kind = \"batch\"\nbatch_ops = 5", `duration = "10us"`, "duration = \"10us\"\nlimit = \"10ms\"").Replace(good)))

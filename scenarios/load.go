@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -230,6 +231,9 @@ func unwrapPath(err error) error {
 }
 
 func (l *loader) decode(name string, src []byte, stack []string) (*fileRaw, *locator, error) {
+	if err := CheckNesting(name, src); err != nil {
+		return nil, nil, err
+	}
 	loc := newLocator(name, src)
 	var raw fileRaw
 	md, err := toml.Decode(string(src), &raw)
@@ -239,7 +243,7 @@ func (l *loader) decode(name string, src []byte, stack []string) (*fileRaw, *loc
 		}
 		return nil, nil, loc.fromTOML(err)
 	}
-	if und := md.Undecoded(); len(und) > 0 {
+	if und := slices.DeleteFunc(md.Undecoded(), underAny); len(und) > 0 {
 		k := und[0]
 		last := k[len(k)-1]
 		return nil, nil, loc.errAt(k.String(), k, "unknown key %q; %s", last, knownKeysHint(k))
@@ -276,6 +280,18 @@ func (l *loader) decode(name string, src []byte, stack []string) (*fileRaw, *loc
 		}
 	}
 	return &raw, loc, nil
+}
+
+// underAny says whether key k lies inside a value the schema takes of any
+// type (a param, a sweep axis): the decoder leaves such keys undecoded, and
+// the checker says what type the value should have been.
+func underAny(k toml.Key) bool {
+	for i := 1; i < len(k); i++ {
+		if t, ok := schemaAt(reflect.TypeFor[fileRaw](), k[:i]); ok && t.Kind() == reflect.Interface {
+			return true
+		}
+	}
+	return false
 }
 
 // mergeTable adds the named definitions of an included file to dst, refusing

@@ -41,25 +41,16 @@ func describeTOML(v any) string {
 			switch x := x.(type) {
 			case int64, float64:
 			case string:
-				return fmt.Sprintf("the list holds a string, %q", x)
+				return fmt.Sprintf("the array holds a string, %q", x)
 			default:
-				return "the list holds " + valueType(x)
+				return "the array holds " + valueType(x)
 			}
 		}
-		return "a list"
+		return "an array"
 	case string:
-		return fmt.Sprintf("a string, %q, not a list", v)
+		return fmt.Sprintf("a string, %q, not an array", v)
 	}
-	return valueType(v) + ", not a list"
-}
-
-// valueType names a decoded TOML value's type as typeNames does.
-func valueType(v any) string {
-	t := fmt.Sprintf("%T", v)
-	if n, ok := typeNames[t]; ok {
-		return n
-	}
-	return t
+	return valueType(v) + ", not an array"
 }
 
 // placements reads [sweep] placement: a list of placement names.
