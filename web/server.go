@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net"
 	"net/http"
 	"path"
 	"sort"
@@ -37,11 +38,16 @@ type Options struct {
 	MaxFPS float64
 	// Logf reports what a server operator needs to know; nil is silent.
 	Logf func(format string, args ...any)
+	// AllowHosts are the names, besides the loopback ones, that a request's
+	// Host may give (with any port): serve passes the --addr host and each
+	// --allow-host.
+	AllowHosts []string
 }
 
 // Server is the HTTP and websocket server of contend serve.
 type Server struct {
 	opts   Options
+	hosts  map[string]bool // AllowHosts, as hostname gives them
 	mux    *http.ServeMux
 	hub    *hub
 	limits limits
@@ -80,12 +86,15 @@ func New(opts Options) *Server {
 		opts.Logf = func(string, ...any) {}
 	}
 	s := &Server{opts: opts, mux: http.NewServeMux(), hub: newHub(opts.MaxRuns, time.Now),
-		conns: map[*websocket.Conn]bool{},
+		conns: map[*websocket.Conn]bool{}, hosts: map[string]bool{},
 		limits: limits{frame: time.Duration(float64(time.Second) / opts.MaxFPS), queue: maxQueue,
 			maxAge: maxSampleAge, ping: pongWait * 9 / 10, ctrlCap: 64},
 		// A nil CheckOrigin refuses a handshake whose Origin is not the
 		// server's own host: another site's page cannot drive runs here.
 		up: websocket.Upgrader{ReadBufferSize: 4096, WriteBufferSize: 4096}}
+	for _, h := range opts.AllowHosts {
+		s.hosts[hostname(h)] = true
+	}
 	s.mux.Handle("GET /", http.FileServerFS(opts.Assets))
 	s.mux.HandleFunc("GET /api/scenarios", s.scenarios)
 	s.mux.HandleFunc("GET /api/scenario", s.scenarioText)
@@ -94,7 +103,40 @@ func New(opts Options) *Server {
 	return s
 }
 
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if err := s.guard(r); err != nil {
+		writeJSON(w, http.StatusForbidden, errorMsg("", err))
+		return
+	}
+	s.mux.ServeHTTP(w, r)
+}
+
+// guard refuses a request that another site's page could have made. A Host
+// that is not one of the server's names is a page served under a name that
+// now resolves to this machine (DNS rebinding): the browser deems it that
+// page's own origin, so only the Host tells it apart.
+func (s *Server) guard(r *http.Request) error {
+	if h := hostname(r.Host); !s.hosts[h] && !IsLoopback(h) {
+		return fmt.Errorf("host %q is not one this server answers to (loopback names, the --addr host and serve --allow-host): to reach it under that name, start serve with --allow-host %s", r.Host, h)
+	}
+	return nil
+}
+
+// hostname is a Host header's (or a host name's) name without port or
+// brackets, lower case.
+func hostname(host string) string {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	return strings.ToLower(strings.TrimSuffix(strings.TrimPrefix(host, "["), "]"))
+}
+
+// IsLoopback says whether host names this machine to itself alone:
+// localhost, 127.0.0.0/8 or ::1.
+func IsLoopback(host string) bool {
+	ip := net.ParseIP(host)
+	return host == "localhost" || ip != nil && ip.IsLoopback()
+}
 
 // Close stops every run and closes every websocket (an http.Server's
 // Shutdown does not wait for hijacked connections).

@@ -366,3 +366,45 @@ func TestReadLimit(t *testing.T) {
 	d := dial(t, ts)
 	until(t, d, "hello", &hello)
 }
+
+// TestHostAllowList: a request whose Host is not loopback or one the
+// operator allowed is refused before it reaches a handler, so that a page
+// served under a name rebound to this machine (DNS rebinding) reads nothing.
+func TestHostAllowList(t *testing.T) {
+	s := New(Options{AllowHosts: []string{"lab.example", "[fd00::1]"}})
+	t.Cleanup(s.Close)
+	for _, tc := range []struct {
+		host, path string
+		want       int
+	}{
+		{"127.0.0.1:8080", "/api/scenarios", http.StatusOK},
+		{"127.3.2.1", "/api/scenarios", http.StatusOK},
+		{"localhost:1", "/api/scenarios", http.StatusOK},
+		{"LOCALHOST", "/", http.StatusOK},
+		{"[::1]:8080", "/api/scenarios", http.StatusOK},
+		{"lab.example:9999", "/api/scenarios", http.StatusOK},
+		{"Lab.Example", "/api/scenario?name=ingress", http.StatusOK},
+		{"[fd00::1]:80", "/api/scenarios", http.StatusOK},
+		{"evil.example:8080", "/api/scenarios", http.StatusForbidden},
+		{"evil.example", "/api/scenario?name=ingress", http.StatusForbidden},
+		{"evil.example", "/", http.StatusForbidden},
+		{"evil.example", "/ws", http.StatusForbidden},
+		{"localhost.evil.example", "/api/scenarios", http.StatusForbidden},
+		{"127.0.0.1.evil.example", "/api/scenarios", http.StatusForbidden},
+		{"10.0.0.1", "/api/scenarios", http.StatusForbidden},
+		{"[fd00::2]", "/api/scenarios", http.StatusForbidden},
+		{"", "/api/scenarios", http.StatusForbidden},
+	} {
+		r := httptest.NewRequest("GET", tc.path, nil)
+		r.Host = tc.host
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, r)
+		if w.Code != tc.want {
+			t.Errorf("Host %q, GET %s: %d, want %d", tc.host, tc.path, w.Code, tc.want)
+			continue
+		}
+		if tc.want == http.StatusForbidden && !strings.Contains(w.Body.String(), "--allow-host") {
+			t.Errorf("Host %q: refusal %q does not say how to allow it", tc.host, w.Body)
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"runtime"
+	"strings"
 	"time"
 
 	"contend/web"
@@ -32,6 +33,14 @@ func serveUntil(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	open := fs.Bool("open", false, "open the page in a browser")
 	dev := fs.Bool("dev", false, "serve the page from web/static on disk (edit and reload)")
 	maxRuns := fs.Int("max-runs", 4, "runs going at once, at most")
+	var hosts []string
+	fs.Func("allow-host", "also answer requests for `HOST` (any port; repeat for more): pages reach the server only under loopback names, the --addr host and these", func(h string) error {
+		if _, _, err := net.SplitHostPort(h); err == nil || h == "" || strings.ContainsAny(h, "/ ") {
+			return fmt.Errorf("give a host name or address without a port, such as lab.example or 192.0.2.7 (any port is allowed)")
+		}
+		hosts = append(hosts, h)
+		return nil
+	})
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return flag.ErrHelp
@@ -44,7 +53,10 @@ func serveUntil(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if fs.NArg() > 0 {
 		return fmt.Errorf("serve takes no scenario names (got %s); pick them in the page, or give --dir", fs.Arg(0))
 	}
-	opts := web.Options{MaxRuns: *maxRuns, Logf: func(f string, a ...any) { fmt.Fprintf(stderr, "contend serve: "+f+"\n", a...) }}
+	if host, _, err := net.SplitHostPort(*addr); err == nil && host != "" {
+		hosts = append(hosts, host)
+	}
+	opts := web.Options{MaxRuns: *maxRuns, AllowHosts: hosts, Logf: func(f string, a ...any) { fmt.Fprintf(stderr, "contend serve: "+f+"\n", a...) }}
 	if *dir != "" {
 		if st, err := os.Stat(*dir); err != nil || !st.IsDir() {
 			return fmt.Errorf("--dir %s: not a folder; give the folder that holds your .toml scenarios", *dir)
@@ -61,8 +73,8 @@ func serveUntil(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return fmt.Errorf("--addr %s: %w", *addr, err)
 	}
-	if host, _, _ := net.SplitHostPort(*addr); !isLoopback(host) {
-		fmt.Fprintf(stderr, "contend serve: warning: listening on %s, not loopback: anyone who reaches it can run simulations on this machine\n", ln.Addr())
+	if host, _, _ := net.SplitHostPort(*addr); !web.IsLoopback(host) {
+		fmt.Fprintf(stderr, "contend serve: warning: listening on %s, not loopback: anyone who reaches it under the --addr host or an --allow-host name can run simulations on this machine\n", ln.Addr())
 	}
 	url := "http://" + ln.Addr().String() + "/"
 	fmt.Fprintf(stdout, "contend serve: %s\n", url)
@@ -92,14 +104,6 @@ func serve(ctx context.Context, ln net.Listener, s *web.Server) error {
 		return err
 	}
 	return nil
-}
-
-func isLoopback(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 func openBrowser(url string, stderr io.Writer) {

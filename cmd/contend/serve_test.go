@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -108,6 +109,37 @@ func TestServeWarnsOffLoopback(t *testing.T) {
 	}
 }
 
+// TestServeHosts: serve answers loopback names, the --addr host and the
+// --allow-host names, and refuses any other Host.
+func TestServeHosts(t *testing.T) {
+	url, _, stop := startServe(t, "--addr", "0.0.0.0:0", "--allow-host", "lab.example", "--allow-host", "fd00::7")
+	defer stop()
+	port := url[strings.LastIndex(url, ":")+1 : len(url)-1]
+	loop := "http://127.0.0.1:" + port + "/api/scenarios"
+	for _, tc := range []struct {
+		host string
+		want int
+	}{
+		{"localhost:" + port, http.StatusOK},
+		{"0.0.0.0:" + port, http.StatusOK},
+		{"lab.example:" + port, http.StatusOK},
+		{"[fd00::7]:" + port, http.StatusOK},
+		{"evil.example:" + port, http.StatusForbidden},
+		{"lab.example.evil.example", http.StatusForbidden},
+	} {
+		req, _ := http.NewRequest("GET", loop, nil)
+		req.Host = tc.host
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != tc.want {
+			t.Errorf("Host %s: %d, want %d", tc.host, resp.StatusCode, tc.want)
+		}
+	}
+}
+
 func TestServeBadFlags(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
@@ -117,10 +149,14 @@ func TestServeBadFlags(t *testing.T) {
 		{[]string{"--dir", "/no/such/folder"}, "--dir /no/such/folder: not a folder"},
 		{[]string{"--addr", "nonsense"}, "--addr nonsense"},
 		{[]string{"--max-runs", "0"}, "--max-runs 0"},
+		{[]string{"--allow-host", "lab.example:8080"}, "-allow-host: give a host name or address without a port"},
+		{[]string{"--allow-host", ""}, "-allow-host: give a host name"},
+		{[]string{"--allow-host", "http://lab.example"}, "-allow-host: give a host name"},
 	} {
-		err := serveUntil(context.Background(), tc.args, &bytes.Buffer{}, &bytes.Buffer{})
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%v: %v, want %q", tc.args, err, tc.want)
+		var stderr bytes.Buffer
+		err := serveUntil(context.Background(), tc.args, &bytes.Buffer{}, &stderr)
+		if err == nil || !strings.Contains(err.Error()+stderr.String(), tc.want) {
+			t.Errorf("%v: %v (%s), want %q", tc.args, err, stderr.String(), tc.want)
 		}
 	}
 }
