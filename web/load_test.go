@@ -3,6 +3,7 @@ package web
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"runtime"
 	"strings"
 	"sync"
@@ -94,7 +95,7 @@ type loadPage struct {
 }
 
 func (p *loadPage) read() error {
-	c, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(p.url, "http")+"/ws", nil)
+	c, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(p.url, "http")+"/ws", http.Header{"Origin": {p.url}})
 	if err != nil {
 		return err
 	}

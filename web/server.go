@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"net"
 	"net/http"
+	"net/url"
 	"path"
 	"sort"
 	"strings"
@@ -89,8 +90,8 @@ func New(opts Options) *Server {
 		conns: map[*websocket.Conn]bool{}, hosts: map[string]bool{},
 		limits: limits{frame: time.Duration(float64(time.Second) / opts.MaxFPS), queue: maxQueue,
 			maxAge: maxSampleAge, ping: pongWait * 9 / 10, ctrlCap: 64},
-		// A nil CheckOrigin refuses a handshake whose Origin is not the
-		// server's own host: another site's page cannot drive runs here.
+		// guard has checked the Origin; the Upgrader's own check (a nil
+		// CheckOrigin) is the same one.
 		up: websocket.Upgrader{ReadBufferSize: 4096, WriteBufferSize: 4096}}
 	for _, h := range opts.AllowHosts {
 		s.hosts[hostname(h)] = true
@@ -114,10 +115,20 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // guard refuses a request that another site's page could have made. A Host
 // that is not one of the server's names is a page served under a name that
 // now resolves to this machine (DNS rebinding): the browser deems it that
-// page's own origin, so only the Host tells it apart.
+// page's own origin, so only the Host tells it apart. A request that changes
+// state (a POST, a websocket) must carry its page's Origin, and that must be
+// this server: a browser sends one with each, so its absence is no page of
+// ours, and a simple cross-origin POST would otherwise be served unasked.
 func (s *Server) guard(r *http.Request) error {
 	if h := hostname(r.Host); !s.hosts[h] && !IsLoopback(h) {
 		return fmt.Errorf("host %q is not one this server answers to (loopback names, the --addr host and serve --allow-host): to reach it under that name, start serve with --allow-host %s", r.Host, h)
+	}
+	if (r.Method == http.MethodGet || r.Method == http.MethodHead) && !websocket.IsWebSocketUpgrade(r) {
+		return nil
+	}
+	origin := r.Header.Get("Origin")
+	if u, err := url.Parse(origin); origin == "" || err != nil || !strings.EqualFold(u.Host, r.Host) {
+		return fmt.Errorf("origin %q is not this server's page (http://%s): a POST or websocket is taken only from the page the server serves; open that page, or send Origin: http://%s", origin, r.Host, r.Host)
 	}
 	return nil
 }

@@ -31,7 +31,7 @@ func newTestServer(t testing.TB, o Options) (*Server, *httptest.Server) {
 
 func dial(t *testing.T, ts *httptest.Server) *websocket.Conn {
 	t.Helper()
-	c, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(ts.URL, "http")+"/ws", nil)
+	c, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(ts.URL, "http")+"/ws", http.Header{"Origin": {ts.URL}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,6 +109,16 @@ func TestScenarios(t *testing.T) {
 	}
 }
 
+// post sends body as the server's own page would, with its Origin.
+func post(ts *httptest.Server, path, body string) (*http.Response, error) {
+	req, err := http.NewRequest("POST", ts.URL+path, strings.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Origin", ts.URL)
+	return http.DefaultClient.Do(req)
+}
+
 func mustBuiltin(t *testing.T, name string) []byte {
 	b, err := fs.ReadFile(scenarios.Builtin(), name+".toml")
 	if err != nil {
@@ -122,7 +132,7 @@ func mustBuiltin(t *testing.T, name string) []byte {
 func TestCheck(t *testing.T) {
 	_, ts := newTestServer(t, Options{})
 	post := func(text string) CheckResult {
-		resp, err := http.Post(ts.URL+"/api/check?name=ingress", "text/plain", strings.NewReader(text))
+		resp, err := post(ts, "/api/check?name=ingress", text)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -275,13 +285,54 @@ func TestBusyAndLeave(t *testing.T) {
 	}
 }
 
-// TestOrigin: a page from another site cannot open the websocket.
+// TestOrigin: a POST or a websocket handshake is served only when its
+// Origin is the server's own (the page it served sends that); another
+// site's page, a sandboxed frame ("null") or a client that sends none gets
+// 403, so a cross-origin simple POST cannot reach the loader.
 func TestOrigin(t *testing.T) {
 	_, ts := newTestServer(t, Options{})
-	h := http.Header{"Origin": {"http://evil.example"}}
-	_, resp, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(ts.URL, "http")+"/ws", h)
-	if err == nil || resp == nil || resp.StatusCode != http.StatusForbidden {
-		t.Fatalf("cross-origin handshake: err %v, resp %v", err, resp)
+	own := ts.URL
+	other := strings.Replace(ts.URL, "127.0.0.1", "localhost", 1)
+	for _, tc := range []struct {
+		origin string
+		want   int
+	}{
+		{own, http.StatusOK},
+		{strings.ToUpper(own), http.StatusOK},
+		{"", http.StatusForbidden},
+		{"null", http.StatusForbidden},
+		{"http://evil.example", http.StatusForbidden},
+		{other, http.StatusForbidden}, // the same machine, another origin
+		{own + ".evil.example", http.StatusForbidden},
+	} {
+		req, _ := http.NewRequest("POST", ts.URL+"/api/check?name=ingress", strings.NewReader("name = 3"))
+		req.Header.Set("Content-Type", "text/plain") // a simple request: no preflight
+		if tc.origin != "" {
+			req.Header.Set("Origin", tc.origin)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != tc.want {
+			t.Errorf("POST with Origin %q: %d, want %d", tc.origin, resp.StatusCode, tc.want)
+		}
+		h := http.Header{}
+		if tc.origin != "" {
+			h.Set("Origin", tc.origin)
+		}
+		want := tc.want
+		if want == http.StatusOK {
+			want = http.StatusSwitchingProtocols
+		}
+		c, resp, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(ts.URL, "http")+"/ws", h)
+		if err == nil {
+			c.Close()
+		}
+		if resp == nil || resp.StatusCode != want {
+			t.Errorf("websocket with Origin %q: %v %v, want %d", tc.origin, resp, err, want)
+		}
 	}
 }
 

@@ -71,7 +71,7 @@ func TestServeShutdown(t *testing.T) {
 	if strings.Contains(stderr.String(), "warning") {
 		t.Errorf("loopback address warned: %s", stderr)
 	}
-	c, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(url, "http")+"ws", nil)
+	c, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(url, "http")+"ws", http.Header{"Origin": {strings.TrimSuffix(url, "/")}})
 	if err != nil {
 		t.Fatal(err)
 	}
