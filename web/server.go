@@ -210,6 +210,9 @@ func (s *Server) load(name, text string) (*scenarios.Scenario, error) {
 		fsys, file = scenarios.Builtin(), "edited.toml"
 	}
 	if text != "" {
+		if err := nesting(file, text); err != nil {
+			return nil, err
+		}
 		return scenarios.Parse(fsys, file, []byte(text))
 	}
 	return scenarios.Load(fsys, file)
