@@ -4,6 +4,7 @@ import (
 	"context"
 	"embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -29,6 +30,7 @@ var embedded embed.FS
 // built-in scenarios and the embedded page with the default limits.
 type Options struct {
 	// Dir holds more scenarios (*.toml) and their includes; nil for none.
+	// serve passes an os.Root's, which refuses a symlink out of the folder.
 	Dir fs.FS
 	// Assets serves the page; nil takes the embedded copy (serve --dev
 	// passes the web/static folder on disk).
@@ -193,8 +195,12 @@ func (s *Server) source(name string) (fs.FS, string, error) {
 			}
 		}
 	} else if s.opts.Dir != nil && path.Base(name) == name {
-		if _, err := fs.Stat(s.opts.Dir, name); err == nil {
+		_, err := fs.Stat(s.opts.Dir, name)
+		if err == nil {
 			return s.opts.Dir, name, nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return nil, "", fmt.Errorf("scenario %s: %v; the scenario folder serves only what lies inside it, so if it is a symlink to a file outside, copy the file in instead", name, err)
 		}
 	}
 	return nil, "", fmt.Errorf("no scenario %q: use one of %s", name, strings.Join(s.names(), ", "))

@@ -29,7 +29,7 @@ func serveUntil(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs := flag.NewFlagSet("contend serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "listen on `HOST:PORT` (loopback by default: the page runs simulations for whoever reaches it)")
-	dir := fs.String("dir", "", "also offer the scenarios (*.toml) in `DIR`")
+	dir := fs.String("dir", "", "also offer the scenarios (*.toml) in `DIR` (files, includes and symlinks inside it only)")
 	open := fs.Bool("open", false, "open the page in a browser")
 	dev := fs.Bool("dev", false, "serve the page from web/static on disk (edit and reload)")
 	maxRuns := fs.Int("max-runs", 4, "runs going at once, at most")
@@ -58,10 +58,14 @@ func serveUntil(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	opts := web.Options{MaxRuns: *maxRuns, AllowHosts: hosts, Logf: func(f string, a ...any) { fmt.Fprintf(stderr, "contend serve: "+f+"\n", a...) }}
 	if *dir != "" {
-		if st, err := os.Stat(*dir); err != nil || !st.IsDir() {
+		// A Root refuses any path, symlinks followed, that leads out of
+		// the folder: a page gets no file the operator did not put in it.
+		root, err := os.OpenRoot(*dir)
+		if err != nil {
 			return fmt.Errorf("--dir %s: not a folder; give the folder that holds your .toml scenarios", *dir)
 		}
-		opts.Dir = os.DirFS(*dir)
+		defer root.Close()
+		opts.Dir = root.FS()
 	}
 	if *dev {
 		if _, err := os.Stat("web/static/index.html"); err != nil {

@@ -3,8 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"io"
+	"io/fs"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -12,6 +17,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"contend/scenarios"
 	"contend/web"
 )
 
@@ -136,6 +142,80 @@ func TestServeHosts(t *testing.T) {
 		resp.Body.Close()
 		if resp.StatusCode != tc.want {
 			t.Errorf("Host %s: %d, want %d", tc.host, resp.StatusCode, tc.want)
+		}
+	}
+}
+
+// TestServeDirSymlinks: --dir serves its own files and links between them,
+// never a file a symlink reaches outside it, as a scenario or an include.
+func TestServeDirSymlinks(t *testing.T) {
+	root := t.TempDir()
+	dir, out := filepath.Join(root, "dir"), filepath.Join(root, "outside")
+	for _, d := range []string{dir, out} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	builtin := func(name string) []byte {
+		b, err := fs.ReadFile(scenarios.Builtin(), name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	for _, f := range []struct {
+		path string
+		data []byte
+	}{
+		{filepath.Join(dir, "mine.toml"), builtin("ingress.toml")},
+		{filepath.Join(dir, "flower.toml"), builtin("flower-insert.toml")},
+		{filepath.Join(out, "secret.toml"), builtin("ingress.toml")},
+		{filepath.Join(out, "common-tc.toml"), builtin("common-tc.toml")},
+	} {
+		if err := os.WriteFile(f.path, f.data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for link, target := range map[string]string{
+		"alias.toml":     "mine.toml",
+		"link.toml":      filepath.Join("..", "outside", "secret.toml"),
+		"abs.toml":       filepath.Join(out, "secret.toml"),
+		"common-tc.toml": filepath.Join("..", "outside", "common-tc.toml"),
+	} {
+		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	url, stderr, stop := startServe(t, "--addr", "127.0.0.1:0", "--dir", dir)
+	defer stop()
+	resp, err := http.Get(url + "api/scenarios")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list []web.ScenarioInfo
+	json.NewDecoder(resp.Body).Decode(&list)
+	resp.Body.Close()
+	var dirNames []string
+	for _, sc := range list {
+		if sc.Source == "dir" {
+			dirNames = append(dirNames, sc.Name)
+		}
+	}
+	if got := strings.Join(dirNames, " "); got != "alias.toml mine.toml" {
+		t.Errorf("--dir offers %q, want alias.toml mine.toml", got)
+	}
+	for _, name := range []string{"link.toml", "abs.toml", "flower.toml"} {
+		if !strings.Contains(stderr.String(), name) {
+			t.Errorf("no note of %s in %q", name, stderr)
+		}
+		resp, err := http.Get(url + "api/scenario?name=" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if name != "flower.toml" && (resp.StatusCode != http.StatusNotFound || !strings.Contains(string(b), "outside")) {
+			t.Errorf("GET %s: %d %s, want 404 saying it lies outside the folder", name, resp.StatusCode, b)
 		}
 	}
 }
