@@ -1,6 +1,7 @@
 package web
 
 import (
+	"cmp"
 	"context"
 	"embed"
 	"encoding/json"
@@ -41,6 +42,11 @@ type Options struct {
 	MaxFPS float64
 	// Logf reports what a server operator needs to know; nil is silent.
 	Logf func(format string, args ...any)
+	// HeaderTimeout, RequestTimeout and IdleTimeout bound how long a
+	// connection may take to send a request's header, the whole request
+	// (body included), and how long it may sit idle between requests. Zero
+	// takes 10 s, 30 s and 2 min.
+	HeaderTimeout, RequestTimeout, IdleTimeout time.Duration
 	// AllowHosts are the names, besides the loopback ones, that a request's
 	// Host may give (with any port): serve passes the --addr host and each
 	// --allow-host.
@@ -85,6 +91,9 @@ func New(opts Options) *Server {
 	if opts.MaxFPS <= 0 {
 		opts.MaxFPS = 30
 	}
+	opts.HeaderTimeout = cmp.Or(opts.HeaderTimeout, 10*time.Second)
+	opts.RequestTimeout = cmp.Or(opts.RequestTimeout, 30*time.Second)
+	opts.IdleTimeout = cmp.Or(opts.IdleTimeout, 2*time.Minute)
 	if opts.Logf == nil {
 		opts.Logf = func(string, ...any) {}
 	}
@@ -104,6 +113,14 @@ func New(opts Options) *Server {
 	s.mux.HandleFunc("POST /api/check", s.check)
 	s.mux.HandleFunc("GET /ws", s.ws)
 	return s
+}
+
+// HTTPServer is an http.Server for s with its timeouts: a client that
+// announces a body and sends none, or stalls in its header, is dropped.
+// Websockets clear these when they take over the connection.
+func (s *Server) HTTPServer() *http.Server {
+	return &http.Server{Handler: s, ReadHeaderTimeout: s.opts.HeaderTimeout,
+		ReadTimeout: s.opts.RequestTimeout, IdleTimeout: s.opts.IdleTimeout}
 }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -279,9 +296,19 @@ func (s *Server) scenarioText(w http.ResponseWriter, r *http.Request) {
 
 // check loads TOML text the way the CLI would and reports where it is wrong.
 func (s *Server) check(w http.ResponseWriter, r *http.Request) {
+	tooBig := errorMsg("", fmt.Errorf("the text is over %d bytes; a scenario holds at most that", readLimit))
+	if r.ContentLength > readLimit {
+		writeJSON(w, http.StatusRequestEntityTooLarge, tooBig)
+		return
+	}
 	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, readLimit))
-	if err != nil {
-		writeJSON(w, http.StatusRequestEntityTooLarge, errorMsg("", fmt.Errorf("the text is over %d bytes", readLimit)))
+	var maxErr *http.MaxBytesError
+	switch {
+	case errors.As(err, &maxErr):
+		writeJSON(w, http.StatusRequestEntityTooLarge, tooBig)
+		return
+	case err != nil:
+		writeJSON(w, http.StatusRequestTimeout, errorMsg("", fmt.Errorf("the text did not arrive in time (%v): %v", s.opts.RequestTimeout, err)))
 		return
 	}
 	res := CheckResult{OK: true, Errors: []Error{}}

@@ -2,7 +2,9 @@ package web
 
 import (
 	"encoding/json"
+	"io"
 	"io/fs"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -458,4 +460,57 @@ func TestHostAllowList(t *testing.T) {
 			t.Errorf("Host %q: refusal %q does not say how to allow it", tc.host, w.Body)
 		}
 	}
+}
+
+// TestTimeouts: a connection that stalls in a request's header or body, or
+// sits idle after one, is dropped once its timeout passes, however much
+// body it announced.
+func TestTimeouts(t *testing.T) {
+	const short = 300 * time.Millisecond
+	s := New(Options{HeaderTimeout: short, RequestTimeout: 2 * short, IdleTimeout: short})
+	ts := httptest.NewUnstartedServer(s)
+	ts.Config = s.HTTPServer()
+	ts.Start()
+	t.Cleanup(func() {
+		s.Close()
+		ts.Close()
+	})
+	host := strings.TrimPrefix(ts.URL, "http://")
+	post := "POST /api/check HTTP/1.1\r\nHost: " + host + "\r\nOrigin: " + ts.URL + "\r\nContent-Length: "
+	for _, tc := range []struct {
+		name, send string
+		status     string        // the answer's status line before the close; "" for none
+		within     time.Duration // closed by then
+	}{
+		{"header", "GET /api/scenarios HTTP/1.1\r\nHost: " + host + "\r\n", "", 2 * short},
+		{"body", post + "1000\r\n\r\nname = ", "HTTP/1.1 408", 3 * short},
+		{"idle", "GET /api/scenario?name=ingress HTTP/1.1\r\nHost: " + host + "\r\n\r\n", "HTTP/1.1 200", 2 * short},
+		// A body announced over the limit is refused before it is read.
+		{"1 TiB announced", post + "1099511627776\r\n\r\n", "HTTP/1.1 413", short / 2},
+	} {
+		conn, err := net.Dial("tcp", ts.Listener.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		begin := time.Now()
+		conn.Write([]byte(tc.send))
+		conn.SetReadDeadline(begin.Add(10 * time.Second))
+		got, err := io.ReadAll(conn)
+		took := time.Since(begin)
+		conn.Close()
+		if err != nil || took > tc.within+time.Second {
+			t.Errorf("%s: open for %v (%v), want it closed within %v", tc.name, took, err, tc.within)
+		}
+		if !strings.HasPrefix(string(got), tc.status) || tc.status == "" && len(got) > 0 {
+			t.Errorf("%s: answered %.40q, want %q", tc.name, got, tc.status)
+		}
+	}
+	// A websocket outlives them all: it has deadlines of its own.
+	c := dial(t, ts)
+	var hello Hello
+	until(t, c, "hello", &hello)
+	time.Sleep(4 * short)
+	c.WriteJSON(Request{Type: "watch", Run: "r9"})
+	var e Error
+	until(t, c, "error", &e)
 }

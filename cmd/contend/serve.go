@@ -90,7 +90,7 @@ func serveUntil(ctx context.Context, args []string, stdout, stderr io.Writer) er
 
 // serve runs until ctx ends, then stops the runs and closes the connections.
 func serve(ctx context.Context, ln net.Listener, s *web.Server) error {
-	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	srv := s.HTTPServer()
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
