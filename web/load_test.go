@@ -64,7 +64,7 @@ func load(t testing.TB, pages, runs, slow int, dur string) loadStats {
 			defer wg.Done()
 			p := &loadPage{url: ts.URL, slow: i%slow == 0, st: &st, mu: &mu}
 			if i < runs {
-				p.req = Request{Type: "start", Scenario: "ingress", Series: "ingress-u32", Variant: "locked", Cores: 2, Duration: dur}
+				p.req = Request{Type: "start", Scenario: "ingress", Series: "ingress-u32", Variant: "locked", Cores: new(2), Duration: dur}
 				p.started = ids[i]
 			} else {
 				p.req = Request{Type: "watch", Run: <-ids[i%runs]}

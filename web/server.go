@@ -431,9 +431,9 @@ func (s *Server) point(req *Request) (*job, error) {
 	if err != nil {
 		return nil, err
 	}
-	axis, x := req.Axis, req.X
-	if req.Cores > 0 {
-		axis, x = "cores", float64(req.Cores)
+	axis, x, err := req.point()
+	if err != nil {
+		return nil, err
 	}
 	seed := req.Seed
 	if seed == 0 {
@@ -448,6 +448,24 @@ func (s *Server) point(req *Request) (*job, error) {
 		return nil, err
 	}
 	return j, nil
+}
+
+// point is the axis and value a start asks for ("" for the scenario's own).
+// The scenario bounds the value when it builds the point.
+func (req *Request) point() (string, float64, error) {
+	switch {
+	case req.Cores != nil && (req.Axis != "" || req.X != nil):
+		return "", 0, fmt.Errorf("cores %d and axis %q: give cores, or axis and x, not both", *req.Cores, req.Axis)
+	case req.Cores != nil:
+		return "cores", float64(*req.Cores), nil
+	case req.Axis != "" && req.X == nil:
+		return "", 0, fmt.Errorf("axis %s: give x, its value", req.Axis)
+	case req.Axis == "" && req.X != nil:
+		return "", 0, fmt.Errorf("x %v: give the axis it is a value of, or cores", *req.X)
+	case req.X != nil:
+		return req.Axis, *req.X, nil
+	}
+	return "", 0, nil
 }
 
 // series picks the named series, or the first; nil for a scenario without.

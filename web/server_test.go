@@ -173,7 +173,7 @@ func TestRun(t *testing.T) {
 	if hello.Version != Version {
 		t.Fatalf("hello %+v", hello)
 	}
-	c.WriteJSON(Request{Type: "start", Scenario: "ingress", Series: "ingress-u32", Variant: "locked", Cores: 2})
+	c.WriteJSON(Request{Type: "start", Scenario: "ingress", Series: "ingress-u32", Variant: "locked", Cores: new(2)})
 	var st Started
 	until(t, c, "started", &st)
 	if len(st.CPUs) != 2 || st.Series != "ingress-u32" || st.DurationNs != 1e6 || len(st.Lines) == 0 {
@@ -241,6 +241,24 @@ func TestBadMessages(t *testing.T) {
 		{`{"type":"start","scenario":"flower-insert","duration":"1ms"}`, "leave duration empty"},
 		{`{"type":"start","scenario":"ingress","text":"name = 3"}`, "ingress.toml:1:1: name"},
 		{`{"type":"watch","run":"r99"}`, `no run "r99"`},
+		// Every number is bounded: none runs a point other than the one asked.
+		{`{"type":"start","scenario":"ingress","cores":-1}`, "cores: -1; cores counts flood CPUs, a whole number from 1 to 1024"},
+		{`{"type":"start","scenario":"ingress","cores":0}`, "cores: 0; cores counts flood CPUs"},
+		{`{"type":"start","scenario":"ingress","cores":1025}`, "cores: 1025; cores counts flood CPUs"},
+		{`{"type":"start","scenario":"ingress","cores":1000000000000000000}`, "cores: 1e+18; cores counts flood CPUs"},
+		{`{"type":"start","scenario":"ingress","cores":2.5}`, "bad message"},
+		{`{"type":"start","scenario":"ingress","cores":1e400}`, "bad message"},
+		{`{"type":"start","scenario":"ingress","cores":"2"}`, "bad message"},
+		{`{"type":"start","scenario":"ingress","axis":"cores","x":1e308}`, "cores counts flood CPUs, a whole number from 1 to 1024"},
+		{`{"type":"start","scenario":"ingress","axis":"cores","x":-0.5}`, "cores counts flood CPUs"},
+		{`{"type":"start","scenario":"ingress","axis":"cores"}`, "axis cores: give x"},
+		{`{"type":"start","scenario":"ingress","axis":"cores","x":null}`, "axis cores: give x"},
+		{`{"type":"start","scenario":"ingress","x":2}`, "x 2: give the axis"},
+		{`{"type":"start","scenario":"ingress","cores":2,"axis":"rx_queues","x":2}`, "give cores, or axis and x, not both"},
+		{`{"type":"start","scenario":"ingress","seed":1e19}`, "bad message"},
+		{`{"type":"start","scenario":"ingress","duration":"-5ms"}`, "positive duration"},
+		{`{"type":"start","scenario":"ingress","duration":"9999999h"}`, "positive duration up to"},
+		{`{"type":"sweep","scenario":"ingress","seed":-1e300}`, "bad message"},
 	} {
 		c.WriteMessage(websocket.TextMessage, []byte(tc.send))
 		var e Error
@@ -256,7 +274,7 @@ func TestBadMessages(t *testing.T) {
 func TestBusyAndLeave(t *testing.T) {
 	s, ts := newTestServer(t, Options{MaxRuns: 1})
 	a, b := dial(t, ts), dial(t, ts)
-	long := Request{Type: "start", Scenario: "ingress", Variant: "locked", Cores: 2, Duration: "1s"}
+	long := Request{Type: "start", Scenario: "ingress", Variant: "locked", Cores: new(2), Duration: "1s"}
 	a.WriteJSON(long)
 	var st Started
 	until(t, a, "started", &st)
