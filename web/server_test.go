@@ -284,8 +284,18 @@ func TestBusyAndLeave(t *testing.T) {
 	if !strings.Contains(e.Message, "busy") || !strings.Contains(e.Message, "--max-runs") {
 		t.Fatalf("error %q", e.Message)
 	}
-	// b watches a's run; a stops watching; the run goes on for b.
+	// b watches a's run, and learns what it is before its first sample;
+	// a stops watching; the run goes on for b.
 	b.WriteJSON(Request{Type: "watch", Run: st.Run})
+	var bst Started
+	for _, m := range until(t, b, "started", &bst) {
+		if m.Type == "sample" {
+			t.Fatalf("a sample frame came before started: %s", m.Raw)
+		}
+	}
+	if bst.Run != st.Run || len(bst.CPUs) != 2 {
+		t.Fatalf("the watcher was told of %+v, want run %s on 2 CPUs", bst, st.Run)
+	}
 	var f Frame
 	until(t, b, "sample", &f)
 	a.WriteJSON(Request{Type: "stop"})
