@@ -19,9 +19,9 @@ type Request struct {
 	Scenario string `json:"scenario"`
 	// Text, if set, is the scenario's TOML as edited in the page; it is
 	// loaded instead of the named scenario's file (includes still resolve).
-	Text     string  `json:"text,omitempty"`
-	Series   string  `json:"series,omitempty"`
-	Variant  string  `json:"variant,omitempty"`
+	Text    string `json:"text,omitempty"`
+	Series  string `json:"series,omitempty"`
+	Variant string `json:"variant,omitempty"`
 	// Axis and X pick the point, or Cores alone (axis "cores"); none of
 	// them runs the scenario's own. Absent and 0 differ, hence pointers.
 	Axis     string   `json:"axis,omitempty"`

@@ -431,7 +431,7 @@ func (s *Server) point(req *Request) (*job, error) {
 	if err != nil {
 		return nil, err
 	}
-	axis, x, err := req.point()
+	axis, x, err := req.axisX()
 	if err != nil {
 		return nil, err
 	}
@@ -450,12 +450,12 @@ func (s *Server) point(req *Request) (*job, error) {
 	return j, nil
 }
 
-// point is the axis and value a start asks for ("" for the scenario's own).
+// axisX is the axis and value a start asks for ("" for the scenario's own).
 // The scenario bounds the value when it builds the point.
-func (req *Request) point() (string, float64, error) {
+func (req *Request) axisX() (string, float64, error) {
 	switch {
 	case req.Cores != nil && (req.Axis != "" || req.X != nil):
-		return "", 0, fmt.Errorf("cores %d and axis %q: give cores, or axis and x, not both", *req.Cores, req.Axis)
+		return "", 0, fmt.Errorf("cores %d: give cores, or axis and x, not both", *req.Cores)
 	case req.Cores != nil:
 		return "cores", float64(*req.Cores), nil
 	case req.Axis != "" && req.X == nil:
