@@ -103,3 +103,29 @@ func quote(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }
+
+// FuzzNesting: on any text the scan ends, and a refusal points at a bracket
+// of the text, the one that opens level maxNesting+1.
+func FuzzNesting(f *testing.F) {
+	for _, seed := range []string{deep(maxNesting+1, "{"), deep(maxNesting+1, "["),
+		"s = '''\n" + deep(70, "[") + "'''\n" + deep(65, "["), `s = "\"` + deep(80, "{"), "# \n\r\n[[a]]\n"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		err := nesting("f.toml", text)
+		var se *scenarios.Error
+		if err == nil {
+			return
+		}
+		if !errors.As(err, &se) {
+			t.Fatalf("%v is not a located error", err)
+		}
+		lines := strings.Split(text, "\n")
+		if se.Line < 1 || se.Line > len(lines) || se.Column < 1 || se.Column > len(lines[se.Line-1]) {
+			t.Fatalf("refused at %d:%d, outside the text", se.Line, se.Column)
+		}
+		if ch := lines[se.Line-1][se.Column-1]; ch != '[' && ch != '{' {
+			t.Fatalf("refused at %d:%d, %q, not a bracket", se.Line, se.Column, ch)
+		}
+	})
+}
