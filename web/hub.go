@@ -137,12 +137,15 @@ func (r *run) join(c *client) {
 	}
 }
 
-// announce tells the watchers, and those who join later, what r runs.
+// announce tells the watchers, and those who join later, what r runs:
+// under r.mu, so that each page hears it once, from here or from join.
 func (r *run) announce(st Started) {
 	r.mu.Lock()
+	defer r.mu.Unlock()
 	r.started = &st
-	r.mu.Unlock()
-	r.broadcast(st)
+	for _, c := range r.watchers {
+		c.sendFor(r, st)
+	}
 }
 
 // leave stops c watching r; a run nobody watches is cancelled.
