@@ -33,6 +33,9 @@ type client struct {
 	told    uint64 // dropped as of the last frame
 	unacked int    // sample frames sent and not yet acknowledged
 	run     *run   // being watched, if any
+	// live is set once run's started has been taken: frames, which carry
+	// run's id, go only after it.
+	live bool
 }
 
 // limits bound what a client costs and how fresh its frames are.
@@ -48,10 +51,15 @@ func newClient(l limits) *client {
 	return &client{limits: l, wake: make(chan struct{}, 1)}
 }
 
-// push queues a sample; when the queue is full the oldest sample goes.
-func (c *client) push(s Sample, now time.Time) {
+// push queues a sample of r; when the queue is full the oldest sample goes.
+// A sample of a run c has left (its run found c among its watchers just
+// before) is not c's to see.
+func (c *client) push(r *run, s Sample, now time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.run != r {
+		return
+	}
 	if c.samples == c.limits.queue {
 		c.dropOldest()
 	}
@@ -74,12 +82,30 @@ func (c *client) dropOldest() {
 // reads nothing fills the queue; then its control messages are dropped too.
 func (c *client) send(m any) {
 	c.mu.Lock()
+	c.queueCtrl(m)
+	c.mu.Unlock()
+	c.wakeUp()
+}
+
+// sendFor sends a message of run r, if c still watches it.
+func (c *client) sendFor(r *run, m any) {
+	c.mu.Lock()
+	if c.run == r {
+		c.queueCtrl(m)
+	}
+	c.mu.Unlock()
+	c.wakeUp()
+}
+
+func (c *client) queueCtrl(m any) {
 	if len(c.queue)-c.samples >= c.limits.ctrlCap {
 		c.dropped++
 	} else {
 		c.queue = append(c.queue, entry{ctrl: m})
 	}
-	c.mu.Unlock()
+}
+
+func (c *client) wakeUp() {
 	select {
 	case c.wake <- struct{}{}:
 	default:
@@ -105,6 +131,9 @@ func (c *client) take(now time.Time, tick bool) []any {
 				out = append(out, f)
 			}
 			out = append(out, e.ctrl)
+			if st, ok := e.ctrl.(Started); ok && st.Run == id {
+				c.live = true
+			}
 			start = i + 1
 		}
 	}
@@ -125,8 +154,12 @@ func (c *client) take(now time.Time, tick bool) []any {
 }
 
 // frame makes a frame of samples q; it goes even without samples when more
-// were dropped, so that the page learns of every loss.
+// were dropped, so that the page learns of every loss. None goes before
+// the run's started, so none but the drops can wait: samples come after it.
 func (c *client) frame(now time.Time, id string, q []entry) (Frame, bool) {
+	if !c.live {
+		return Frame{}, false
+	}
 	for len(q) > 0 && now.Sub(q[0].at) > c.limits.maxAge {
 		q = q[1:]
 		c.dropped++

@@ -2,6 +2,8 @@ package web
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -38,13 +40,16 @@ func (f *fakeConn) WriteJSON(v any) error {
 
 func (f *fakeConn) Ping() error { return nil }
 
-// pace pushes a sample every interval for span into a client that writes to
+// pace starts a run and pushes a sample every interval for span into a client that writes to
 // conn, then sends a done, and returns how many samples it pushed.
 func pace(t *testing.T, l limits, conn *fakeConn, every, span time.Duration) int {
 	c := newClient(l)
 	if !conn.noAck {
 		conn.c = c
 	}
+	r := &run{id: "r1"}
+	r.join(c)
+	r.announce(Started{Type: "started", Run: r.id})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
@@ -53,7 +58,7 @@ func pace(t *testing.T, l limits, conn *fakeConn, every, span time.Duration) int
 	}()
 	n := 0
 	for start := time.Now(); time.Since(start) < span; n++ {
-		c.push(Sample{NowNs: float64(n)}, time.Now())
+		c.push(r, Sample{NowNs: float64(n)}, time.Now())
 		time.Sleep(every)
 	}
 	c.send(Done{Type: "done"})
@@ -94,8 +99,8 @@ func TestPacingFast(t *testing.T) {
 				t.Errorf("frames %d and %d %v apart, less than 1/30 s", i-1, i, gap)
 			}
 		}
-		if len(conn.other) != 1 {
-			t.Fatalf("control messages %v, want the done", conn.other)
+		if len(conn.other) != 2 {
+			t.Fatalf("control messages %v, want the started and the done", conn.other)
 		}
 	})
 }
@@ -156,12 +161,53 @@ func TestPacingNoAck(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		conn := &fakeConn{noAck: true}
 		n := pace(t, testLimits, conn, time.Millisecond, 3*time.Second)
-		if len(conn.frames) != 2 || len(conn.other) != 1 {
-			t.Fatalf("%d frames, %d control messages; want the first frame and the one before done, then done", len(conn.frames), len(conn.other))
+		if len(conn.frames) != 2 || len(conn.other) != 2 {
+			t.Fatalf("%d frames, %d control messages; want started, the first frame and the one before done, then done", len(conn.frames), len(conn.other))
 		}
 		got := len(conn.frames[0].Samples) + len(conn.frames[1].Samples)
 		if last := conn.frames[1]; last.Dropped == 0 || got+int(last.Dropped) != n {
 			t.Fatalf("delivered %d, dropped %d of %d", got, last.Dropped, n)
 		}
 	})
+}
+
+// TestNoFrameBeforeStarted: a page that starts a run while it still has
+// losses of its last one to hear of learns of them only after the new
+// run's started, not in a frame of the new run ahead of it.
+func TestNoFrameBeforeStarted(t *testing.T) {
+	h := newHub(2, time.Now)
+	l := testLimits
+	l.queue = 2
+	c := newClient(l)
+	a, _ := h.begin(c)
+	a.announce(Started{Type: "started", Run: a.id})
+	for i := range 3 { // one more than the queue holds: one dropped
+		a.each(func(c *client) { c.push(a, Sample{NowNs: float64(i)}, time.Now()) })
+	}
+	b, _ := h.begin(c) // the page starts another run: it leaves a
+	// a's goroutine had the watchers before c left: its sample must not
+	// reach c as one of b's.
+	c.push(a, Sample{NowNs: 99}, time.Now())
+	var got []any
+	got = append(got, c.take(time.Now(), true)...)
+	b.announce(Started{Type: "started", Run: b.id})
+	c.push(b, Sample{NowNs: 1}, time.Now())
+	got = append(got, c.take(time.Now(), true)...)
+	var kinds []string
+	for _, m := range got {
+		switch m := m.(type) {
+		case Frame:
+			var at []float64
+			for _, s := range m.Samples {
+				at = append(at, s.NowNs)
+			}
+			kinds = append(kinds, fmt.Sprintf("frame %s %v dropped %d", m.Run, at, m.Dropped))
+		case Started:
+			kinds = append(kinds, "started "+m.Run)
+		}
+	}
+	want := []string{"started r1", "started r2", "frame r2 [1] dropped 1"}
+	if strings.Join(kinds, "; ") != strings.Join(want, "; ") {
+		t.Fatalf("the page got\n%s\nwant\n%s", strings.Join(kinds, "\n"), strings.Join(want, "\n"))
+	}
 }

@@ -19,5 +19,7 @@
 // a second, each only once it has acknowledged the previous one; samples it
 // could not take in time, or older than half a second, are dropped and
 // counted in the next frame. A run whose last watcher leaves is
-// cancelled; a bounded number of runs go at once.
+// cancelled; a bounded number of runs go at once. Only the server's own
+// names and page may use it: another Host, or a POST or websocket from
+// another Origin, gets 403.
 package web

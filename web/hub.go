@@ -62,6 +62,7 @@ type run struct {
 
 	mu       sync.Mutex
 	watchers []*client
+	started  *Started // once announced, for pages that join later
 	stopped  bool
 	machine  *cpu.Machine // of the replication in progress, to cancel it
 }
@@ -117,14 +118,34 @@ func (h *hub) stopAll() {
 	h.done.Wait()
 }
 
-// join makes c watch r (and stop watching what it watched before).
+// join makes c watch r (and stop watching what it watched before). A page
+// that joins a run going gets its started before any sample: r.mu orders
+// the two, as each takes it to find the watchers.
 func (r *run) join(c *client) {
-	if old := c.swap(r); old != nil && old != r {
+	old := c.swap(r)
+	if old == r {
+		return
+	}
+	if old != nil {
 		old.leave(c)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.watchers = append(r.watchers, c)
+	if r.started != nil {
+		c.sendFor(r, *r.started)
+	}
+}
+
+// announce tells the watchers, and those who join later, what r runs:
+// under r.mu, so that each page hears it once, from here or from join.
+func (r *run) announce(st Started) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.started = &st
+	for _, c := range r.watchers {
+		c.sendFor(r, st)
+	}
 }
 
 // leave stops c watching r; a run nobody watches is cancelled.
@@ -170,10 +191,11 @@ func (r *run) each(f func(c *client)) {
 	}
 }
 
-func (r *run) broadcast(m any) { r.each(func(c *client) { c.send(m) }) }
+func (r *run) broadcast(m any) { r.each(func(c *client) { c.sendFor(r, m) }) }
 
 // swap sets the run c watches and returns the previous one. The samples
-// queued belong to the old run and go; control messages stay.
+// queued belong to the old run and go; control messages stay. No frame goes
+// until the new run's started has.
 func (c *client) swap(r *run) *run {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -185,7 +207,7 @@ func (c *client) swap(r *run) *run {
 				kept = append(kept, e)
 			}
 		}
-		c.queue, c.samples = kept, 0
+		c.queue, c.samples, c.live = kept, 0, false
 	}
 	c.run = r
 	return old
@@ -224,7 +246,7 @@ func (h *hub) simulate(r *run, j *job) {
 	for i := range reps {
 		w, spec, err := j.build(i)
 		if err == nil && i == 0 {
-			r.broadcast(started(r.id, j, w, spec, reps))
+			r.announce(started(r.id, j, w, spec, reps))
 			trace = w.RecordTransfers(spec, 0, traceLen)
 			conv := newConverter(spec)
 			spec.SampleEvery = max(1, (spec.Warmup+spec.Duration)/samplesPerRun)
@@ -240,7 +262,7 @@ func (h *hub) simulate(r *run, j *job) {
 				}
 				out := conv.convert(s)
 				now := h.now()
-				r.each(func(c *client) { c.push(out, now) })
+				r.each(func(c *client) { c.push(r, out, now) })
 			}
 		}
 		if err == nil {

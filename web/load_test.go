@@ -3,6 +3,7 @@ package web
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"runtime"
 	"strings"
 	"sync"
@@ -63,7 +64,7 @@ func load(t testing.TB, pages, runs, slow int, dur string) loadStats {
 			defer wg.Done()
 			p := &loadPage{url: ts.URL, slow: i%slow == 0, st: &st, mu: &mu}
 			if i < runs {
-				p.req = Request{Type: "start", Scenario: "ingress", Series: "ingress-u32", Variant: "locked", Cores: 2, Duration: dur}
+				p.req = Request{Type: "start", Scenario: "ingress", Series: "ingress-u32", Variant: "locked", Cores: new(2), Duration: dur}
 				p.started = ids[i]
 			} else {
 				p.req = Request{Type: "watch", Run: <-ids[i%runs]}
@@ -94,7 +95,7 @@ type loadPage struct {
 }
 
 func (p *loadPage) read() error {
-	c, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(p.url, "http")+"/ws", nil)
+	c, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(p.url, "http")+"/ws", http.Header{"Origin": {p.url}})
 	if err != nil {
 		return err
 	}

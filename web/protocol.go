@@ -19,15 +19,17 @@ type Request struct {
 	Scenario string `json:"scenario"`
 	// Text, if set, is the scenario's TOML as edited in the page; it is
 	// loaded instead of the named scenario's file (includes still resolve).
-	Text     string  `json:"text,omitempty"`
-	Series   string  `json:"series,omitempty"`
-	Variant  string  `json:"variant,omitempty"`
-	Axis     string  `json:"axis,omitempty"`
-	X        float64 `json:"x,omitempty"`
-	Cores    int     `json:"cores,omitempty"`    // shorthand for axis "cores"
-	Duration string  `json:"duration,omitempty"` // measured interval of a flood, e.g. "2ms"
-	Seed     int64   `json:"seed,omitempty"`     // 0: the scenario's
-	Run      string  `json:"run,omitempty"`      // watch: the run's id
+	Text    string `json:"text,omitempty"`
+	Series  string `json:"series,omitempty"`
+	Variant string `json:"variant,omitempty"`
+	// Axis and X pick the point, or Cores alone (axis "cores"); none of
+	// them runs the scenario's own. Absent and 0 differ, hence pointers.
+	Axis     string   `json:"axis,omitempty"`
+	X        *float64 `json:"x,omitempty"`
+	Cores    *int     `json:"cores,omitempty"`
+	Duration string   `json:"duration,omitempty"` // measured interval of a flood, e.g. "2ms"
+	Seed     int64    `json:"seed,omitempty"`     // 0: the scenario's
+	Run      string   `json:"run,omitempty"`      // watch: the run's id
 }
 
 // Hello is the first message on a connection.

@@ -1,13 +1,17 @@
 package web
 
 import (
+	"cmp"
 	"context"
 	"embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"net"
 	"net/http"
+	"net/url"
 	"path"
 	"sort"
 	"strings"
@@ -27,6 +31,7 @@ var embedded embed.FS
 // built-in scenarios and the embedded page with the default limits.
 type Options struct {
 	// Dir holds more scenarios (*.toml) and their includes; nil for none.
+	// serve passes an os.Root's, which refuses a symlink out of the folder.
 	Dir fs.FS
 	// Assets serves the page; nil takes the embedded copy (serve --dev
 	// passes the web/static folder on disk).
@@ -37,11 +42,21 @@ type Options struct {
 	MaxFPS float64
 	// Logf reports what a server operator needs to know; nil is silent.
 	Logf func(format string, args ...any)
+	// HeaderTimeout, RequestTimeout and IdleTimeout bound how long a
+	// connection may take to send a request's header, the whole request
+	// (body included), and how long it may sit idle between requests. Zero
+	// takes 10 s, 30 s and 2 min.
+	HeaderTimeout, RequestTimeout, IdleTimeout time.Duration
+	// AllowHosts are the names, besides the loopback ones, that a request's
+	// Host may give (with any port): serve passes the --addr host and each
+	// --allow-host.
+	AllowHosts []string
 }
 
 // Server is the HTTP and websocket server of contend serve.
 type Server struct {
 	opts   Options
+	hosts  map[string]bool // AllowHosts, as hostname gives them
 	mux    *http.ServeMux
 	hub    *hub
 	limits limits
@@ -76,16 +91,22 @@ func New(opts Options) *Server {
 	if opts.MaxFPS <= 0 {
 		opts.MaxFPS = 30
 	}
+	opts.HeaderTimeout = cmp.Or(opts.HeaderTimeout, 10*time.Second)
+	opts.RequestTimeout = cmp.Or(opts.RequestTimeout, 30*time.Second)
+	opts.IdleTimeout = cmp.Or(opts.IdleTimeout, 2*time.Minute)
 	if opts.Logf == nil {
 		opts.Logf = func(string, ...any) {}
 	}
 	s := &Server{opts: opts, mux: http.NewServeMux(), hub: newHub(opts.MaxRuns, time.Now),
-		conns: map[*websocket.Conn]bool{},
+		conns: map[*websocket.Conn]bool{}, hosts: map[string]bool{},
 		limits: limits{frame: time.Duration(float64(time.Second) / opts.MaxFPS), queue: maxQueue,
 			maxAge: maxSampleAge, ping: pongWait * 9 / 10, ctrlCap: 64},
-		// A nil CheckOrigin refuses a handshake whose Origin is not the
-		// server's own host: another site's page cannot drive runs here.
+		// guard has checked the Origin; the Upgrader's own check (a nil
+		// CheckOrigin) is the same one.
 		up: websocket.Upgrader{ReadBufferSize: 4096, WriteBufferSize: 4096}}
+	for _, h := range opts.AllowHosts {
+		s.hosts[hostname(h)] = true
+	}
 	s.mux.Handle("GET /", http.FileServerFS(opts.Assets))
 	s.mux.HandleFunc("GET /api/scenarios", s.scenarios)
 	s.mux.HandleFunc("GET /api/scenario", s.scenarioText)
@@ -94,7 +115,58 @@ func New(opts Options) *Server {
 	return s
 }
 
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+// HTTPServer is an http.Server for s with its timeouts: a client that
+// announces a body and sends none, or stalls in its header, is dropped.
+// Websockets clear these when they take over the connection.
+func (s *Server) HTTPServer() *http.Server {
+	return &http.Server{Handler: s, ReadHeaderTimeout: s.opts.HeaderTimeout,
+		ReadTimeout: s.opts.RequestTimeout, IdleTimeout: s.opts.IdleTimeout}
+}
+
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if err := s.guard(r); err != nil {
+		writeJSON(w, http.StatusForbidden, errorMsg("", err))
+		return
+	}
+	s.mux.ServeHTTP(w, r)
+}
+
+// guard refuses a request that another site's page could have made. A Host
+// that is not one of the server's names is a page served under a name that
+// now resolves to this machine (DNS rebinding): the browser deems it that
+// page's own origin, so only the Host tells it apart. A request that changes
+// state (a POST, a websocket) must carry its page's Origin, and that must be
+// this server: a browser sends one with each, so its absence is no page of
+// ours, and a simple cross-origin POST would otherwise be served unasked.
+func (s *Server) guard(r *http.Request) error {
+	if h := hostname(r.Host); !s.hosts[h] && !IsLoopback(h) {
+		return fmt.Errorf("host %q is not one this server answers to (loopback names, the --addr host and serve --allow-host): to reach it under that name, start serve with --allow-host %s", r.Host, h)
+	}
+	if (r.Method == http.MethodGet || r.Method == http.MethodHead) && !websocket.IsWebSocketUpgrade(r) {
+		return nil
+	}
+	origin := r.Header.Get("Origin")
+	if u, err := url.Parse(origin); origin == "" || err != nil || !strings.EqualFold(u.Host, r.Host) {
+		return fmt.Errorf("origin %q is not this server's page (http://%s): a POST or websocket is taken only from the page the server serves; open that page, or send Origin: http://%s", origin, r.Host, r.Host)
+	}
+	return nil
+}
+
+// hostname is a Host header's (or a host name's) name without port or
+// brackets, lower case.
+func hostname(host string) string {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	return strings.ToLower(strings.TrimSuffix(strings.TrimPrefix(host, "["), "]"))
+}
+
+// IsLoopback says whether host names this machine to itself alone:
+// localhost, 127.0.0.0/8 or ::1.
+func IsLoopback(host string) bool {
+	ip := net.ParseIP(host)
+	return host == "localhost" || ip != nil && ip.IsLoopback()
+}
 
 // Close stops every run and closes every websocket (an http.Server's
 // Shutdown does not wait for hijacked connections).
@@ -140,8 +212,12 @@ func (s *Server) source(name string) (fs.FS, string, error) {
 			}
 		}
 	} else if s.opts.Dir != nil && path.Base(name) == name {
-		if _, err := fs.Stat(s.opts.Dir, name); err == nil {
+		_, err := fs.Stat(s.opts.Dir, name)
+		if err == nil {
 			return s.opts.Dir, name, nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return nil, "", fmt.Errorf("scenario %s: %v; the scenario folder serves only what lies inside it, so if it is a symlink to a file outside, copy the file in instead", name, err)
 		}
 	}
 	return nil, "", fmt.Errorf("no scenario %q: use one of %s", name, strings.Join(s.names(), ", "))
@@ -157,6 +233,9 @@ func (s *Server) load(name, text string) (*scenarios.Scenario, error) {
 		fsys, file = scenarios.Builtin(), "edited.toml"
 	}
 	if text != "" {
+		if err := nesting(file, text); err != nil {
+			return nil, err
+		}
 		return scenarios.Parse(fsys, file, []byte(text))
 	}
 	return scenarios.Load(fsys, file)
@@ -217,9 +296,19 @@ func (s *Server) scenarioText(w http.ResponseWriter, r *http.Request) {
 
 // check loads TOML text the way the CLI would and reports where it is wrong.
 func (s *Server) check(w http.ResponseWriter, r *http.Request) {
+	tooBig := errorMsg("", fmt.Errorf("the text is over %d bytes; a scenario holds at most that", readLimit))
+	if r.ContentLength > readLimit {
+		writeJSON(w, http.StatusRequestEntityTooLarge, tooBig)
+		return
+	}
 	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, readLimit))
-	if err != nil {
-		writeJSON(w, http.StatusRequestEntityTooLarge, errorMsg("", fmt.Errorf("the text is over %d bytes", readLimit)))
+	var maxErr *http.MaxBytesError
+	switch {
+	case errors.As(err, &maxErr):
+		writeJSON(w, http.StatusRequestEntityTooLarge, tooBig)
+		return
+	case err != nil:
+		writeJSON(w, http.StatusRequestTimeout, errorMsg("", fmt.Errorf("the text did not arrive in time (%v): %v", s.opts.RequestTimeout, err)))
 		return
 	}
 	res := CheckResult{OK: true, Errors: []Error{}}
@@ -342,9 +431,9 @@ func (s *Server) point(req *Request) (*job, error) {
 	if err != nil {
 		return nil, err
 	}
-	axis, x := req.Axis, req.X
-	if req.Cores > 0 {
-		axis, x = "cores", float64(req.Cores)
+	axis, x, err := req.axisX()
+	if err != nil {
+		return nil, err
 	}
 	seed := req.Seed
 	if seed == 0 {
@@ -359,6 +448,24 @@ func (s *Server) point(req *Request) (*job, error) {
 		return nil, err
 	}
 	return j, nil
+}
+
+// axisX is the axis and value a start asks for ("" for the scenario's own).
+// The scenario bounds the value when it builds the point.
+func (req *Request) axisX() (string, float64, error) {
+	switch {
+	case req.Cores != nil && (req.Axis != "" || req.X != nil):
+		return "", 0, fmt.Errorf("cores %d: give cores, or axis and x, not both", *req.Cores)
+	case req.Cores != nil:
+		return "cores", float64(*req.Cores), nil
+	case req.Axis != "" && req.X == nil:
+		return "", 0, fmt.Errorf("axis %s: give x, its value", req.Axis)
+	case req.Axis == "" && req.X != nil:
+		return "", 0, fmt.Errorf("x %v: give the axis it is a value of, or cores", *req.X)
+	case req.X != nil:
+		return req.Axis, *req.X, nil
+	}
+	return "", 0, nil
 }
 
 // series picks the named series, or the first; nil for a scenario without.

@@ -2,7 +2,9 @@ package web
 
 import (
 	"encoding/json"
+	"io"
 	"io/fs"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -31,7 +33,7 @@ func newTestServer(t testing.TB, o Options) (*Server, *httptest.Server) {
 
 func dial(t *testing.T, ts *httptest.Server) *websocket.Conn {
 	t.Helper()
-	c, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(ts.URL, "http")+"/ws", nil)
+	c, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(ts.URL, "http")+"/ws", http.Header{"Origin": {ts.URL}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,6 +111,16 @@ func TestScenarios(t *testing.T) {
 	}
 }
 
+// post sends body as the server's own page would, with its Origin.
+func post(ts *httptest.Server, path, body string) (*http.Response, error) {
+	req, err := http.NewRequest("POST", ts.URL+path, strings.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Origin", ts.URL)
+	return http.DefaultClient.Do(req)
+}
+
 func mustBuiltin(t *testing.T, name string) []byte {
 	b, err := fs.ReadFile(scenarios.Builtin(), name+".toml")
 	if err != nil {
@@ -122,7 +134,7 @@ func mustBuiltin(t *testing.T, name string) []byte {
 func TestCheck(t *testing.T) {
 	_, ts := newTestServer(t, Options{})
 	post := func(text string) CheckResult {
-		resp, err := http.Post(ts.URL+"/api/check?name=ingress", "text/plain", strings.NewReader(text))
+		resp, err := post(ts, "/api/check?name=ingress", text)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -161,7 +173,7 @@ func TestRun(t *testing.T) {
 	if hello.Version != Version {
 		t.Fatalf("hello %+v", hello)
 	}
-	c.WriteJSON(Request{Type: "start", Scenario: "ingress", Series: "ingress-u32", Variant: "locked", Cores: 2})
+	c.WriteJSON(Request{Type: "start", Scenario: "ingress", Series: "ingress-u32", Variant: "locked", Cores: new(2)})
 	var st Started
 	until(t, c, "started", &st)
 	if len(st.CPUs) != 2 || st.Series != "ingress-u32" || st.DurationNs != 1e6 || len(st.Lines) == 0 {
@@ -229,6 +241,24 @@ func TestBadMessages(t *testing.T) {
 		{`{"type":"start","scenario":"flower-insert","duration":"1ms"}`, "leave duration empty"},
 		{`{"type":"start","scenario":"ingress","text":"name = 3"}`, "ingress.toml:1:1: name"},
 		{`{"type":"watch","run":"r99"}`, `no run "r99"`},
+		// Every number is bounded: none runs a point other than the one asked.
+		{`{"type":"start","scenario":"ingress","cores":-1}`, "cores: -1; cores counts flood CPUs, a whole number from 1 to 1024"},
+		{`{"type":"start","scenario":"ingress","cores":0}`, "cores: 0; cores counts flood CPUs"},
+		{`{"type":"start","scenario":"ingress","cores":1025}`, "cores: 1025; cores counts flood CPUs"},
+		{`{"type":"start","scenario":"ingress","cores":1000000000000000000}`, "cores: 1e+18; cores counts flood CPUs"},
+		{`{"type":"start","scenario":"ingress","cores":2.5}`, "bad message"},
+		{`{"type":"start","scenario":"ingress","cores":1e400}`, "bad message"},
+		{`{"type":"start","scenario":"ingress","cores":"2"}`, "bad message"},
+		{`{"type":"start","scenario":"ingress","axis":"cores","x":1e308}`, "cores counts flood CPUs, a whole number from 1 to 1024"},
+		{`{"type":"start","scenario":"ingress","axis":"cores","x":-0.5}`, "cores counts flood CPUs"},
+		{`{"type":"start","scenario":"ingress","axis":"cores"}`, "axis cores: give x"},
+		{`{"type":"start","scenario":"ingress","axis":"cores","x":null}`, "axis cores: give x"},
+		{`{"type":"start","scenario":"ingress","x":2}`, "x 2: give the axis"},
+		{`{"type":"start","scenario":"ingress","cores":2,"axis":"rx_queues","x":2}`, "give cores, or axis and x, not both"},
+		{`{"type":"start","scenario":"ingress","seed":1e19}`, "bad message"},
+		{`{"type":"start","scenario":"ingress","duration":"-5ms"}`, "positive duration"},
+		{`{"type":"start","scenario":"ingress","duration":"9999999h"}`, "positive duration up to"},
+		{`{"type":"sweep","scenario":"ingress","seed":-1e300}`, "bad message"},
 	} {
 		c.WriteMessage(websocket.TextMessage, []byte(tc.send))
 		var e Error
@@ -244,7 +274,7 @@ func TestBadMessages(t *testing.T) {
 func TestBusyAndLeave(t *testing.T) {
 	s, ts := newTestServer(t, Options{MaxRuns: 1})
 	a, b := dial(t, ts), dial(t, ts)
-	long := Request{Type: "start", Scenario: "ingress", Variant: "locked", Cores: 2, Duration: "1s"}
+	long := Request{Type: "start", Scenario: "ingress", Variant: "locked", Cores: new(2), Duration: "1s"}
 	a.WriteJSON(long)
 	var st Started
 	until(t, a, "started", &st)
@@ -254,8 +284,18 @@ func TestBusyAndLeave(t *testing.T) {
 	if !strings.Contains(e.Message, "busy") || !strings.Contains(e.Message, "--max-runs") {
 		t.Fatalf("error %q", e.Message)
 	}
-	// b watches a's run; a stops watching; the run goes on for b.
+	// b watches a's run, and learns what it is before its first sample;
+	// a stops watching; the run goes on for b.
 	b.WriteJSON(Request{Type: "watch", Run: st.Run})
+	var bst Started
+	for _, m := range until(t, b, "started", &bst) {
+		if m.Type == "sample" {
+			t.Fatalf("a sample frame came before started: %s", m.Raw)
+		}
+	}
+	if bst.Run != st.Run || len(bst.CPUs) != 2 {
+		t.Fatalf("the watcher was told of %+v, want run %s on 2 CPUs", bst, st.Run)
+	}
 	var f Frame
 	until(t, b, "sample", &f)
 	a.WriteJSON(Request{Type: "stop"})
@@ -275,13 +315,54 @@ func TestBusyAndLeave(t *testing.T) {
 	}
 }
 
-// TestOrigin: a page from another site cannot open the websocket.
+// TestOrigin: a POST or a websocket handshake is served only when its
+// Origin is the server's own (the page it served sends that); another
+// site's page, a sandboxed frame ("null") or a client that sends none gets
+// 403, so a cross-origin simple POST cannot reach the loader.
 func TestOrigin(t *testing.T) {
 	_, ts := newTestServer(t, Options{})
-	h := http.Header{"Origin": {"http://evil.example"}}
-	_, resp, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(ts.URL, "http")+"/ws", h)
-	if err == nil || resp == nil || resp.StatusCode != http.StatusForbidden {
-		t.Fatalf("cross-origin handshake: err %v, resp %v", err, resp)
+	own := ts.URL
+	other := strings.Replace(ts.URL, "127.0.0.1", "localhost", 1)
+	for _, tc := range []struct {
+		origin string
+		want   int
+	}{
+		{own, http.StatusOK},
+		{strings.ToUpper(own), http.StatusOK},
+		{"", http.StatusForbidden},
+		{"null", http.StatusForbidden},
+		{"http://evil.example", http.StatusForbidden},
+		{other, http.StatusForbidden}, // the same machine, another origin
+		{own + ".evil.example", http.StatusForbidden},
+	} {
+		req, _ := http.NewRequest("POST", ts.URL+"/api/check?name=ingress", strings.NewReader("name = 3"))
+		req.Header.Set("Content-Type", "text/plain") // a simple request: no preflight
+		if tc.origin != "" {
+			req.Header.Set("Origin", tc.origin)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != tc.want {
+			t.Errorf("POST with Origin %q: %d, want %d", tc.origin, resp.StatusCode, tc.want)
+		}
+		h := http.Header{}
+		if tc.origin != "" {
+			h.Set("Origin", tc.origin)
+		}
+		want := tc.want
+		if want == http.StatusOK {
+			want = http.StatusSwitchingProtocols
+		}
+		c, resp, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(ts.URL, "http")+"/ws", h)
+		if err == nil {
+			c.Close()
+		}
+		if resp == nil || resp.StatusCode != want {
+			t.Errorf("websocket with Origin %q: %v %v, want %d", tc.origin, resp, err, want)
+		}
 	}
 }
 
@@ -365,4 +446,99 @@ func TestReadLimit(t *testing.T) {
 	}
 	d := dial(t, ts)
 	until(t, d, "hello", &hello)
+}
+
+// TestHostAllowList: a request whose Host is not loopback or one the
+// operator allowed is refused before it reaches a handler, so that a page
+// served under a name rebound to this machine (DNS rebinding) reads nothing.
+func TestHostAllowList(t *testing.T) {
+	s := New(Options{AllowHosts: []string{"lab.example", "[fd00::1]"}})
+	t.Cleanup(s.Close)
+	for _, tc := range []struct {
+		host, path string
+		want       int
+	}{
+		{"127.0.0.1:8080", "/api/scenarios", http.StatusOK},
+		{"127.3.2.1", "/api/scenarios", http.StatusOK},
+		{"localhost:1", "/api/scenarios", http.StatusOK},
+		{"LOCALHOST", "/", http.StatusOK},
+		{"[::1]:8080", "/api/scenarios", http.StatusOK},
+		{"lab.example:9999", "/api/scenarios", http.StatusOK},
+		{"Lab.Example", "/api/scenario?name=ingress", http.StatusOK},
+		{"[fd00::1]:80", "/api/scenarios", http.StatusOK},
+		{"evil.example:8080", "/api/scenarios", http.StatusForbidden},
+		{"evil.example", "/api/scenario?name=ingress", http.StatusForbidden},
+		{"evil.example", "/", http.StatusForbidden},
+		{"evil.example", "/ws", http.StatusForbidden},
+		{"localhost.evil.example", "/api/scenarios", http.StatusForbidden},
+		{"127.0.0.1.evil.example", "/api/scenarios", http.StatusForbidden},
+		{"10.0.0.1", "/api/scenarios", http.StatusForbidden},
+		{"[fd00::2]", "/api/scenarios", http.StatusForbidden},
+		{"", "/api/scenarios", http.StatusForbidden},
+	} {
+		r := httptest.NewRequest("GET", tc.path, nil)
+		r.Host = tc.host
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, r)
+		if w.Code != tc.want {
+			t.Errorf("Host %q, GET %s: %d, want %d", tc.host, tc.path, w.Code, tc.want)
+			continue
+		}
+		if tc.want == http.StatusForbidden && !strings.Contains(w.Body.String(), "--allow-host") {
+			t.Errorf("Host %q: refusal %q does not say how to allow it", tc.host, w.Body)
+		}
+	}
+}
+
+// TestTimeouts: a connection that stalls in a request's header or body, or
+// sits idle after one, is dropped once its timeout passes, however much
+// body it announced.
+func TestTimeouts(t *testing.T) {
+	const short = 300 * time.Millisecond
+	s := New(Options{HeaderTimeout: short, RequestTimeout: 2 * short, IdleTimeout: short})
+	ts := httptest.NewUnstartedServer(s)
+	ts.Config = s.HTTPServer()
+	ts.Start()
+	t.Cleanup(func() {
+		s.Close()
+		ts.Close()
+	})
+	host := strings.TrimPrefix(ts.URL, "http://")
+	post := "POST /api/check HTTP/1.1\r\nHost: " + host + "\r\nOrigin: " + ts.URL + "\r\nContent-Length: "
+	for _, tc := range []struct {
+		name, send string
+		status     string        // the answer's status line before the close; "" for none
+		within     time.Duration // closed by then
+	}{
+		{"header", "GET /api/scenarios HTTP/1.1\r\nHost: " + host + "\r\n", "", 2 * short},
+		{"body", post + "1000\r\n\r\nname = ", "HTTP/1.1 408", 3 * short},
+		{"idle", "GET /api/scenario?name=ingress HTTP/1.1\r\nHost: " + host + "\r\n\r\n", "HTTP/1.1 200", 2 * short},
+		// A body announced over the limit is refused before it is read.
+		{"1 TiB announced", post + "1099511627776\r\n\r\n", "HTTP/1.1 413", short / 2},
+	} {
+		conn, err := net.Dial("tcp", ts.Listener.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		begin := time.Now()
+		conn.Write([]byte(tc.send))
+		conn.SetReadDeadline(begin.Add(10 * time.Second))
+		got, err := io.ReadAll(conn)
+		took := time.Since(begin)
+		conn.Close()
+		if err != nil || took > tc.within+time.Second {
+			t.Errorf("%s: open for %v (%v), want it closed within %v", tc.name, took, err, tc.within)
+		}
+		if !strings.HasPrefix(string(got), tc.status) || tc.status == "" && len(got) > 0 {
+			t.Errorf("%s: answered %.40q, want %q", tc.name, got, tc.status)
+		}
+	}
+	// A websocket outlives them all: it has deadlines of its own.
+	c := dial(t, ts)
+	var hello Hello
+	until(t, c, "hello", &hello)
+	time.Sleep(4 * short)
+	c.WriteJSON(Request{Type: "watch", Run: "r9"})
+	var e Error
+	until(t, c, "error", &e)
 }

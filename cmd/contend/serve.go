@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"runtime"
+	"strings"
 	"time"
 
 	"contend/web"
@@ -28,10 +29,18 @@ func serveUntil(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	fs := flag.NewFlagSet("contend serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "listen on `HOST:PORT` (loopback by default: the page runs simulations for whoever reaches it)")
-	dir := fs.String("dir", "", "also offer the scenarios (*.toml) in `DIR`")
+	dir := fs.String("dir", "", "also offer the scenarios (*.toml) in `DIR` (files, includes and symlinks inside it only)")
 	open := fs.Bool("open", false, "open the page in a browser")
 	dev := fs.Bool("dev", false, "serve the page from web/static on disk (edit and reload)")
 	maxRuns := fs.Int("max-runs", 4, "runs going at once, at most")
+	var hosts []string
+	fs.Func("allow-host", "also answer requests for `HOST` (any port; repeat for more): pages reach the server only under loopback names, the --addr host and these", func(h string) error {
+		if _, _, err := net.SplitHostPort(h); err == nil || h == "" || strings.ContainsAny(h, "/ ") {
+			return fmt.Errorf("give a host name or address without a port, such as lab.example or 192.0.2.7 (any port is allowed)")
+		}
+		hosts = append(hosts, h)
+		return nil
+	})
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return flag.ErrHelp
@@ -44,12 +53,19 @@ func serveUntil(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if fs.NArg() > 0 {
 		return fmt.Errorf("serve takes no scenario names (got %s); pick them in the page, or give --dir", fs.Arg(0))
 	}
-	opts := web.Options{MaxRuns: *maxRuns, Logf: func(f string, a ...any) { fmt.Fprintf(stderr, "contend serve: "+f+"\n", a...) }}
+	if host, _, err := net.SplitHostPort(*addr); err == nil && host != "" {
+		hosts = append(hosts, host)
+	}
+	opts := web.Options{MaxRuns: *maxRuns, AllowHosts: hosts, Logf: func(f string, a ...any) { fmt.Fprintf(stderr, "contend serve: "+f+"\n", a...) }}
 	if *dir != "" {
-		if st, err := os.Stat(*dir); err != nil || !st.IsDir() {
+		// A Root refuses any path, symlinks followed, that leads out of
+		// the folder: a page gets no file the operator did not put in it.
+		root, err := os.OpenRoot(*dir)
+		if err != nil {
 			return fmt.Errorf("--dir %s: not a folder; give the folder that holds your .toml scenarios", *dir)
 		}
-		opts.Dir = os.DirFS(*dir)
+		defer root.Close()
+		opts.Dir = root.FS()
 	}
 	if *dev {
 		if _, err := os.Stat("web/static/index.html"); err != nil {
@@ -61,8 +77,8 @@ func serveUntil(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return fmt.Errorf("--addr %s: %w", *addr, err)
 	}
-	if host, _, _ := net.SplitHostPort(*addr); !isLoopback(host) {
-		fmt.Fprintf(stderr, "contend serve: warning: listening on %s, not loopback: anyone who reaches it can run simulations on this machine\n", ln.Addr())
+	if host, _, _ := net.SplitHostPort(*addr); !web.IsLoopback(host) {
+		fmt.Fprintf(stderr, "contend serve: warning: listening on %s, not loopback: anyone who reaches it under the --addr host or an --allow-host name can run simulations on this machine\n", ln.Addr())
 	}
 	url := "http://" + ln.Addr().String() + "/"
 	fmt.Fprintf(stdout, "contend serve: %s\n", url)
@@ -74,7 +90,7 @@ func serveUntil(ctx context.Context, args []string, stdout, stderr io.Writer) er
 
 // serve runs until ctx ends, then stops the runs and closes the connections.
 func serve(ctx context.Context, ln net.Listener, s *web.Server) error {
-	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	srv := s.HTTPServer()
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
@@ -92,14 +108,6 @@ func serve(ctx context.Context, ln net.Listener, s *web.Server) error {
 		return err
 	}
 	return nil
-}
-
-func isLoopback(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 func openBrowser(url string, stderr io.Writer) {
