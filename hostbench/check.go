@@ -60,6 +60,13 @@ func refOf(f Figure, pair PairClass, pairField string) (ref, bool) {
 		r.metric = "cost"
 	case j.Kernel == PingPong:
 		return r, false
+	case j.Kernel == PingPongCAS && f.Name == pingpongCASOf(pair):
+		// The figure core-to-core tables publish: one transfer of a
+		// modified line a pass, whatever a load does. The profile's
+		// distance is fitted to the ping-pong that loads; this checks it.
+		r.metric = "cost"
+	case j.Kernel == PingPongCAS:
+		return r, false
 	}
 	return r, true
 }
@@ -69,7 +76,7 @@ func variantOf(j Job) (string, bool) {
 	switch j.Kernel {
 	case Add, SharedAdd:
 		return "add" + workSuffix(j.Work), j.Work == 0 || j.Work == 10 || j.Work == 50
-	case CAS, Swap, StoreAdd, PingPong, FalseShare, Padded, TicketLock, TASLock, MCSLock, SharedStoreAdd, TicketCAS:
+	case CAS, Swap, StoreAdd, PingPong, FalseShare, Padded, TicketLock, TASLock, MCSLock, SharedStoreAdd, TicketCAS, PingPongCAS:
 		return j.Kernel.String(), true
 	}
 	return "", false

@@ -56,8 +56,9 @@ func (h *Host) Run(job Job, iters int) (time.Duration, error) {
 		return 0, fmt.Errorf("%v: no CPUs", job)
 	}
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	// Readers counts rounds from 1 on fresh lines; the others do not care.
-	if h.last != job.String() || job.Kernel == Readers {
+	// Readers and the CAS ping-pong count from the start on fresh lines;
+	// the others do not care.
+	if h.last != job.String() || job.Kernel == Readers || job.Kernel == PingPongCAS {
 		h.last, h.lastData = job.String(), newShared(len(job.CPUs), job)
 	}
 	s := h.lastData
@@ -123,7 +124,7 @@ func (s *shared) count(job Job) uint64 {
 	switch job.Kernel {
 	case TicketLock, TASLock, MCSLock, TicketCAS:
 		return s.protected.v
-	case SharedAdd, SharedStoreAdd:
+	case SharedAdd, SharedStoreAdd, PingPongCAS:
 		return s.one.v
 	}
 	return 0

@@ -131,6 +131,8 @@ func (s *shared) loop(job Job, t, iters int) {
 		}
 	case PingPong:
 		s.pingPong(t, iters)
+	case PingPongCAS:
+		s.pingPongCAS(t, iters)
 	case SharedAdd:
 		for range iters {
 			atomic.AddUint64(&s.one.v, 1)
@@ -176,6 +178,20 @@ func (s *shared) pingPong(t, iters int) {
 			if int(v&1) == t&1 && atomic.CompareAndSwapUint64(p, v, v+1) {
 				break
 			}
+		}
+	}
+}
+
+// pingPongCAS: thread t's turn is when the ball holds a number of t's
+// parity, and it passes the ball by a CAS from that number to the next,
+// retried until it succeeds, as core-to-core latency tables measure: every
+// try asks to own the line, so a pass is one transfer of a modified line
+// and the CAS that wanted it, whatever a load of such a line does.
+func (s *shared) pingPongCAS(t, iters int) {
+	p := &s.one.v
+	for i := range uint64(iters) {
+		v := 2*i + uint64(t&1)
+		for !atomic.CompareAndSwapUint64(p, v, v+1) {
 		}
 	}
 }

@@ -31,11 +31,12 @@ const (
 	Readers                      // the first thread writes a line; each other loads it until it sees the write, then acknowledges on its own line
 	SharedStoreAdd               // every thread stores to one shared line, then adds to another
 	TicketCAS                    // the ticket lock with a CAS for the increment inside it: a waiting atomic, then the unlock's store
+	PingPongCAS                  // PingPong with waiters spinning on the CAS itself, as core-to-core tables measure
 	numKernels
 )
 
 var kernelNames = [numKernels]string{"work", "add", "cas", "swap", "store-add", "pingpong", "shared-add",
-	"false-share", "padded", "ticket", "tas", "mcs", "chase", "pause", "wakeup", "readers", "shared-store-add", "ticket-cas"}
+	"false-share", "padded", "ticket", "tas", "mcs", "chase", "pause", "wakeup", "readers", "shared-store-add", "ticket-cas", "pingpong-cas"}
 
 func (k Kernel) String() string {
 	if k < numKernels {

@@ -155,6 +155,7 @@ func Plan(t Topology, m Machine) []Figure {
 	for c := SMTSibling; c <= OtherSocket; c++ {
 		if p, ok := pairs[c]; ok {
 			add("pingpong "+c.String(), Job{Kernel: PingPong, CPUs: p[:]})
+			add(pingpongCASOf(c), Job{Kernel: PingPongCAS, CPUs: p[:]})
 		}
 	}
 	if len(all) >= 2 {

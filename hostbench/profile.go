@@ -60,6 +60,10 @@ type field struct {
 // pingpongOf returns the figure name of the ping-pong between a pair class.
 func pingpongOf(c PairClass) string { return "pingpong " + c.String() }
 
+// pingpongCASOf returns the figure name of the ping-pong whose waiters spin
+// on the CAS, between a pair class.
+func pingpongCASOf(c PairClass) string { return "pingpong-cas " + c.String() }
+
 // oneWay is a profile distance: the one-way CAS ping-pong time between two
 // CPUs of a class, one transfer of the line and the atomic that wanted it.
 // The loop's pass (half its round trip) waits with loads, so it is two
@@ -120,7 +124,7 @@ var fields = []field{
 	{"store_drain", 'd', []string{"store-add", "add", "work50"}, drain},
 	{"wakeup", 'd', []string{"wakeup"}, direct("wakeup", 0.5, "half a pipe round trip between threads blocked in read(2)")},
 	{"pause", 'd', []string{"pause"}, direct("pause", 1, "one PAUSE in a loop of them")},
-	{"load_modified", 'm', []string{"readers x1", pingpongOf(SameLLC)}, loadModified},
+	{"load_modified", 'm', []string{"readers x1", pingpongOf(SameLLC), pingpongCASOf(SameLLC)}, loadModified},
 	{"snoop_window", 'd', []string{"shared-add x2", "add"}, window},
 }
 
@@ -136,6 +140,9 @@ var fields = []field{
 // neither says the machine changed between the loops, and leaves the
 // default, share.
 func loadModified(fs figures, t Topology) (float64, string, bool) {
+	if m, how, ok := loadModifiedCAS(fs); ok {
+		return m, how, true
+	}
 	round, ok1 := fs.median("readers x1")
 	readers, ok := fs.get("readers x1")
 	if !ok || len(readers.Job.CPUs) != 2 {
@@ -161,6 +168,31 @@ func loadModified(fs figures, t Topology) (float64, string, bool) {
 		return 0, how + "leaves the writer a copy (a round of readers costs one ping-pong round trip, not two)", true
 	}
 	return 0, how + "is taken to leave the writer a copy, but the ratio is near neither 1 (share) nor 2 (migrate): the machine changed between the two loops; calibrate again", true
+}
+
+// loadModifiedCAS reads the same from the two ping-pongs of one pair, when
+// both were measured: a pass of the one that spins on the CAS is one
+// transfer and the CAS; a pass of the one that loads is that too when the
+// load takes the line (ratio 1), and two transfers and the CAS when it
+// leaves a copy (ratio near 2). A ratio near neither says nothing.
+func loadModifiedCAS(fs figures) (float64, string, bool) {
+	for c := SMTSibling; c <= OtherSocket; c++ {
+		read, ok1 := fs.median(pingpongOf(c))
+		cas, ok2 := fs.median(pingpongCASOf(c))
+		if !ok1 || !ok2 || cas <= 0 {
+			continue
+		}
+		r := read / cas
+		how := fmt.Sprintf("%s / %s = %.2f: a load of a line modified elsewhere ", pingpongOf(c), pingpongCASOf(c), r)
+		switch {
+		case r >= 0.8 && r <= 1.3:
+			return 1, how + "takes it (a pass that loads costs what one that spins on the CAS does)", true
+		case r >= 1.5 && r <= 2.3:
+			return 0, how + "leaves the writer a copy (a pass that loads costs a transfer more than one that spins on the CAS)", true
+		}
+		return 0, "", false
+	}
+	return 0, "", false
 }
 
 // window is how long an owner keeps a line another core is taking: two

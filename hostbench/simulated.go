@@ -80,7 +80,14 @@ func (m *Simulated) cost(job Job) (float64, error) {
 	case Wakeup:
 		return 2 * p.Wakeup.Nanoseconds(), nil
 	case Readers:
-		return 2 * p.SameSocket.Nanoseconds(), nil
+		// Four transfers a round: one ping-pong round trip where a load
+		// leaves the writer a copy, two where it takes the line
+		// (loadModified).
+		rt, err := m.cost(Job{Kernel: PingPong, CPUs: job.CPUs})
+		if p.Migrate {
+			rt *= 2
+		}
+		return rt, err
 	}
 	variant, ok := variantOf(job)
 	if !ok {
