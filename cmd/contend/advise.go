@@ -127,10 +127,7 @@ func advisePoint(s *scenarios.Scenario, fs *flag.FlagSet, variant, seriesName st
 	axis, x := cpuAxis(s, se)
 	set := false
 	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "cores" })
-	if set {
-		if cores < 1 {
-			return pt, fmt.Errorf("--cores %d: give at least 1 CPU", cores)
-		}
+	if set { // at least 1: see flagBounds
 		x = float64(cores)
 	}
 	return scenarios.Point{Series: se, Variant: variant, Axis: axis, X: x}, nil

@@ -309,7 +309,7 @@ func TestRunBound(t *testing.T) {
 			want: []string{"reached its bound of 1000 simulated events", "--max-events"}},
 		{name: "bad max_events", eds: []ed{{49, `duration = "10us"`, "duration = \"10us\"\nmax_events = 0"}},
 			args: []string{"run", "{f}"}, want: []string{"{f}:50:", "run.max_events", "at least 1"}},
-		{name: "bad --max-events", args: []string{"run", "ingress", "--max-events", "-1"}, want: []string{"--max-events -1: give at least 1"}},
+		{name: "bad --max-events", args: []string{"run", "ingress", "--max-events", "-1"}, want: []string{"--max-events -1: give a bound on the simulated events of one point (0: the scenario's own), from 0 to 10000000000"}},
 	} {
 		c.code = 1
 		t.Run(c.name, c.run)
@@ -422,9 +422,9 @@ func TestIncludesAndPaths(t *testing.T) {
 		{name: "directory", files: shared, args: []string{"validate", "{dir}/sub/"}, code: 1,
 			want: []string{"{dir}/sub/: cannot read: it is a directory; give the path of a .toml scenario file"}},
 		{name: "explain --cores -5", args: []string{"explain", "ingress", "--variant", "locked", "--cores", "-5"}, code: 1,
-			want: []string{"--cores -5: give a number of flood CPUs, at least 1"}},
+			want: []string{"--cores -5: give a number of flood CPUs (0: the workload's), from 0 to 1024"}},
 		{name: "explain --cores beyond the machine", args: []string{"explain", "ingress", "--variant", "locked", "--cores", "5000"}, code: 1,
-			want: []string{"cores: 5000; cores counts flood CPUs, a whole number from 1 to 1024"}},
+			want: []string{"--cores 5000: give a number of flood CPUs (0: the workload's), from 0 to 1024"}},
 		{name: "unknown key", eds: []ed{{43, "cores = 2", "croes = 2"}}, args: []string{"run", "{f}"}, code: 1,
 			want: []string{"{f}:43:1: workload.croes: ", `did you mean "cores"?`, "(here the keys are kind, cores, rate, ring,"}},
 	} {
@@ -558,6 +558,89 @@ func TestExplainFloodOfOps(t *testing.T) {
 	for _, w := range []string{"simulated perf report (cycles):\n  Overhead  ns/op", "transfers/op"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("explain does not say %q:\n%s", w, out)
+		}
+	}
+}
+
+// Panics and runaway memory: --width 1e9 and NaN panicked in the PNG
+// encoder (makeslice, image dimensions), NaN and Inf wrote width="NaNpt" in
+// SVG and PDF, --width 1000 took 721 MB (inches at 300 dpi: 300000 pixels
+// wide); --uncertainty and --replications had no bound. Every numeric flag
+// is held to a range, and nothing is written when it is refused.
+func TestFlagBounds(t *testing.T) {
+	widthFix := "give a width in inches (3.4: one column of a two-column paper), from 1 to 100"
+	var cases []class
+	for _, ext := range []string{"png", "svg", "pdf"} {
+		for _, w := range []string{"1e9", "NaN", "Inf", "-Inf", "1000", "0.5"} {
+			cases = append(cases, class{name: "plot --width " + w + " ." + ext,
+				args: []string{"plot", "ingress", "--kind", "breakdown", "--width", w, "-o", "{dir}/x." + ext},
+				want: []string{"--width ", widthFix}})
+		}
+	}
+	cases = append(cases,
+		class{name: "run --uncertainty 1000000", args: []string{"run", "ingress", "--uncertainty", "1000000", "-o", "{dir}/x"},
+			want: []string{"--uncertainty 1000000: give a number of samples (20 or more for a useful 90% interval; 0: none), from 0 to 1000"}},
+		class{name: "plot --replications 100000", args: []string{"plot", "ingress", "--replications", "100000", "-o", "{dir}/x.svg"},
+			want: []string{"--replications 100000: give a number of runs per point (0: the scenario's [run] replications), from 0 to 1000"}},
+		class{name: "plot --x NaN", args: []string{"plot", "ingress", "--kind", "heatmap", "--x", "NaN", "-o", "{dir}/x.svg"},
+			want: []string{"--x NaN: give a point on the series axis, from -1e+15 to 1e+15"}},
+		class{name: "plot --window beyond a run", args: []string{"plot", "ingress", "--kind", "timeline", "--window", "10000000s", "-o", "{dir}/x.svg"},
+			want: []string{"--window 2777h46m40s: give a span of simulated time, such as 100ms, from 1ns to 277h46m40s"}},
+		class{name: "--jobs 100000", args: []string{"run", "ingress", "--jobs", "100000"}, want: []string{"--jobs 100000: give a number of points to simulate at once, from 1 to 4096"}},
+		class{name: "--max-events 1e12", args: []string{"run", "ingress", "--max-events", "1000000000000"}, want: []string{"--max-events 1000000000000: give a bound on the simulated events of one point (0: the scenario's own), from 0 to 10000000000"}},
+		class{name: "fit --scan 1e6", args: []string{"fit", "ingress", "--scan", "1000000"}, want: []string{"--scan 1000000: give a number of values to try (0: none), from 0 to 10000"}},
+		class{name: "explain --trace 1e9", args: []string{"explain", "ingress", "--variant", "locked", "--trace", "1000000000"}, want: []string{"--trace 1000000000: give a number of line transfers to list, from 0 to 100000"}},
+		class{name: "advise --cores 5000", args: []string{"advise", "ingress", "--variant", "locked", "--cores", "5000"}, want: []string{"--cores 5000: give a number of CPUs, from 1 to 1024"}},
+		class{name: "sweep --shard-count -1", args: []string{"sweep", "ingress", "--shard", "auto", "--shard-count", "-1"}, want: []string{"--shard-count -1: give the number of slices N (0: the array's own count), from 0 to 100000"}},
+		class{name: "import --packets NaN", files: map[string]string{"perf.txt": "x\n"}, args: []string{"import", "{dir}/perf.txt", "--packets", "NaN"},
+			want: []string{"--packets NaN: give the packets processed while perf counted (0: none), from 0 to 1e+18"}},
+		class{name: "import --packets Inf", files: map[string]string{"perf.txt": "x\n"}, args: []string{"import", "{dir}/perf.txt", "--packets", "+Inf"},
+			want: []string{"--packets +Inf: give the packets processed"}},
+		class{name: "import --x -Inf", files: map[string]string{"perf.txt": "x\n"}, args: []string{"import", "{dir}/perf.txt", "--x", "-Inf"},
+			want: []string{"--x -Inf: give the axis value of the points, from -1e+15 to 1e+15"}},
+		class{name: "import --min-share NaN", files: map[string]string{"perf.txt": "x\n"}, args: []string{"import", "{dir}/perf.txt", "--min-share", "NaN"},
+			want: []string{"--min-share NaN: give a share of cycles in percent, from 0 to 100"}},
+	)
+	for _, c := range cases {
+		c.code = 1
+		t.Run(c.name, func(t *testing.T) {
+			c.run(t)
+		})
+	}
+}
+
+// A PNG within the width bound but too tall for the pixel budget (a figure
+// of many panels) is refused with the width that fits; the bound is
+// computed here from the budget, independently of figures.checkRaster.
+func TestPlotRasterBudget(t *testing.T) {
+	dir := t.TempDir()
+	out, errOut, code := answer(t, "plot", "ingress", "--kind", "breakdown", "--width", "100", "-o", filepath.Join(dir, "x.png"))
+	if code != 1 || out != "" || !strings.Contains(errOut, "--width 100: a 100 × ") || !strings.Contains(errOut, "more than 100 MB; give a width of at most") {
+		t.Fatalf("status %d, stderr:\n%s", code, errOut)
+	}
+	var w, h float64
+	if _, err := fmt.Sscanf(errOut[strings.Index(errOut, "a 100 × "):], "a %g × %g in PNG", &w, &h); err != nil {
+		t.Fatal(err)
+	}
+	if px := 4 * (w * 300) * (h * 300); px <= 100<<20 {
+		t.Errorf("a %g × %g in PNG is %g bytes, within the budget, yet refused", w, h, px)
+	}
+	if names := dirNames(t, dir); len(names) != 0 {
+		t.Errorf("wrote %v", names)
+	}
+}
+
+// Every numeric flag of every command has a bound: a flag without one
+// panics in checkBounds, which any run of the command reaches.
+func TestEveryNumericFlagBounded(t *testing.T) {
+	dir := t.TempDir()
+	for _, cmd := range []string{"list", "run", "sweep", "merge", "validate", "explain", "fit", "advise", "plot", "calibrate", "import"} {
+		arg := filepath.Join(dir, "none.toml")
+		if cmd == "list" || cmd == "calibrate" {
+			arg = "x"
+		}
+		if _, _, code := answer(t, cmd, arg); code != 1 {
+			t.Errorf("contend %s %s: status %d, want 1", cmd, arg, code)
 		}
 	}
 }

@@ -519,7 +519,7 @@ func cmdFit(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() != 1 {
 		return fmt.Errorf("name one scenario: contend fit ingress [--series ingress-bare]")
 	}
-	if *scan < 0 || *scan == 1 || *scan > 10000 {
+	if *scan == 1 {
 		return fmt.Errorf("--scan %d: give 2 to 10000 values to try (100 or more to find a narrow window), or 0 for none", *scan)
 	}
 	s, err := load(fs.Arg(0), &o)

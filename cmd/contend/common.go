@@ -79,14 +79,11 @@ func parse(fs *flag.FlagSet, o *options, args []string) error {
 	if err := fs.Parse(pos); err != nil {
 		return errUsage
 	}
+	if err := checkBounds(fs, strings.TrimPrefix(fs.Name(), "contend ")); err != nil {
+		return err
+	}
 	if o.formats != nil && !slices.Contains(o.formats, o.format) {
 		return fmt.Errorf("--format %q: use %s", o.format, orList(o.formats))
-	}
-	if o.jobs < 1 {
-		return fmt.Errorf("--jobs %d: give at least 1", o.jobs)
-	}
-	if o.maxEvents < 0 {
-		return fmt.Errorf("--max-events %d: give at least 1, or 0 for the scenario's own bound", o.maxEvents)
 	}
 	// Checked before anything is simulated: a bad -o must not cost the run.
 	return checkOut(o.out)

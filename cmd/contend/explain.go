@@ -27,20 +27,14 @@ func cmdExplain(args []string, stdout, stderr io.Writer) error {
 	if err := parse(fs, &o, args); err != nil {
 		return err
 	}
-	if *traceN < 0 || *traceN > maxTrace {
-		return fmt.Errorf("--trace %d: give how many line transfers to list, 0 to %d", *traceN, maxTrace)
-	}
 	if *traceLines != "" && *traceN == 0 {
 		return fmt.Errorf("--trace-line %q: give --trace N too, the number of transfers to list", *traceLines)
 	}
-	if *traceFrom < 0 || (*traceFrom > 0 && *traceN == 0) {
+	if *traceFrom > 0 && *traceN == 0 {
 		return fmt.Errorf("--trace-from %v: give a time from the start of the measured interval (0 or more, e.g. 4ms), with --trace N", *traceFrom)
 	}
 	if fs.NArg() != 1 || *variant == "" {
 		return fmt.Errorf("usage: contend explain SCENARIO --variant NAME [--cores N] [--series NAME]")
-	}
-	if *cores < 0 {
-		return fmt.Errorf("--cores %d: give a number of flood CPUs, at least 1 (0: the workload's)", *cores)
 	}
 	s, err := load(fs.Arg(0), &o)
 	if err != nil {
