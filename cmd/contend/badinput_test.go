@@ -644,3 +644,31 @@ func TestEveryNumericFlagBounded(t *testing.T) {
 		}
 	}
 }
+
+// "--" ends the flags: a scenario file named -o.toml after it is a scenario,
+// not -o with the value ".toml"; flags before it still count.
+func TestDoubleDash(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "-o.toml"), base)
+	t.Chdir(dir)
+	for _, args := range [][]string{
+		{"run", "--", "-o.toml"},
+		{"run", "--format", "csv", "--", "-o.toml"},
+		{"run", "--format", "csv", "--", "-o.toml", "--format", "json"}, // "--format" after -- is a name
+	} {
+		out, errOut, code := answer(t, args...)
+		switch {
+		case len(args) == 7:
+			if code != 1 || !strings.Contains(errOut, "--format") {
+				t.Errorf("contend %s: status %d, stderr %q; want the name --format refused", strings.Join(args, " "), code, errOut)
+			}
+		case code != 0:
+			t.Errorf("contend %s: status %d, stderr %q", strings.Join(args, " "), code, errOut)
+		case len(args) == 5 && !strings.HasPrefix(out, "series,profile,variant"):
+			t.Errorf("contend %s printed %q, not CSV", strings.Join(args, " "), out)
+		}
+	}
+	if names := dirNames(t, dir); strings.Join(names, " ") != "-o.toml" {
+		t.Errorf("the folder holds %v, want only -o.toml", names)
+	}
+}

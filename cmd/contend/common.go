@@ -60,7 +60,8 @@ func commonFlags(name string, o *options, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
-// parse parses flags that may come before or after the scenario names.
+// parse parses flags that may come before or after the scenario names; after
+// "--" every argument is a name, even one that starts with "-".
 func parse(fs *flag.FlagSet, o *options, args []string) error {
 	var pos []string
 	for {
@@ -73,10 +74,14 @@ func parse(fs *flag.FlagSet, o *options, args []string) error {
 		if fs.NArg() == 0 {
 			break
 		}
+		if rest := fs.Args(); len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
+			pos = append(pos, rest...)
+			break
+		}
 		pos = append(pos, fs.Arg(0))
 		args = fs.Args()[1:]
 	}
-	if err := fs.Parse(pos); err != nil {
+	if err := fs.Parse(append([]string{"--"}, pos...)); err != nil {
 		return errUsage
 	}
 	if err := checkBounds(fs, strings.TrimPrefix(fs.Name(), "contend ")); err != nil {
