@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -168,7 +170,11 @@ func (c class) run(t *testing.T) {
 	for i, a := range c.args {
 		args[i] = strings.NewReplacer("{dir}", dir, "{f}", filepath.Join(dir, "t.toml")).Replace(a)
 	}
+	before := snapshot(t, dir)
 	out, errOut, code := answer(t, args...)
+	if after := snapshot(t, dir); c.code != 0 && !maps.Equal(before, after) {
+		t.Errorf("a refused command changed the folder: before %v, after %v", slices.Sorted(maps.Keys(before)), slices.Sorted(maps.Keys(after)))
+	}
 	if code != c.code {
 		t.Errorf("status %d, want %d; stderr:\n%s", code, c.code, errOut)
 	}
@@ -182,6 +188,28 @@ func (c class) run(t *testing.T) {
 			t.Errorf("stderr does not say %q:\n%s", w, errOut)
 		}
 	}
+}
+
+// snapshot maps every file under dir to its bytes.
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		if !d.Type().IsRegular() { // a FIFO is named, never opened
+			files[p] = d.Type().String()
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		files[p] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
 }
 
 func write(t *testing.T, path, src string) {
@@ -670,5 +698,87 @@ func TestDoubleDash(t *testing.T) {
 	}
 	if names := dirNames(t, dir); strings.Join(names, " ") != "-o.toml" {
 		t.Errorf("the folder holds %v, want only -o.toml", names)
+	}
+}
+
+// Files destroyed: run -o x.toml x.toml replaced the scenario with its
+// table; validate -o onto an include, fit -o and --write onto the input,
+// plot -o p.svg --csv p.svg, import and merge onto their input did the
+// same. The paths are compared resolved: another spelling, a symbolic link
+// to the input and a hard link of it are the input too. (class.run checks
+// that every file is intact.)
+func TestOutputIsNotAnInput(t *testing.T) {
+	inc := []ed{{1, `name = "t"`, "name = \"t\"\ninclude = [\"inc.toml\"]"}}
+	incFile := map[string]string{"inc.toml": "[params]\nspin = \"5ns\"\n"}
+	input := "-o {f}: is the scenario {f}, an input, and would be replaced; write the output to another file"
+	for _, c := range []class{
+		{name: "run -o its scenario", eds: inc, files: incFile, args: []string{"run", "-o", "{f}", "{f}"}, want: []string{input}},
+		{name: "run -o its scenario, spelled otherwise", eds: inc, files: incFile, args: []string{"run", "{dir}/./t.toml", "-o", "{f}"},
+			want: []string{"-o {f}: is the scenario {dir}/./t.toml, an input"}},
+		{name: "validate -o its include", eds: inc, files: incFile, args: []string{"validate", "{f}", "-o", "{dir}/inc.toml"},
+			want: []string{"-o {dir}/inc.toml: is {dir}/inc.toml, which the scenario {f} includes, an input, and would be replaced"}},
+		{name: "fit -o its input", eds: inc, files: incFile, args: []string{"fit", "{f}", "-o", "{f}"}, want: []string{input}},
+		{name: "fit --write its include", eds: inc, files: incFile, args: []string{"fit", "{f}", "--write", "{dir}/inc.toml"},
+			want: []string{"--write {dir}/inc.toml: is {dir}/inc.toml, which the scenario {f} includes"}},
+		{name: "fit --write and -o one file", eds: inc, files: incFile, args: []string{"fit", "{f}", "--write", "{dir}/o.toml", "-o", "{dir}/o.toml"},
+			want: []string{"--write {dir}/o.toml: is also the file of -o {dir}/o.toml, and one would replace the other; give each its own file"}},
+		{name: "plot -o p.svg --csv p.svg", args: []string{"plot", "ingress", "-o", "{dir}/p.svg", "--csv", "{dir}/p.svg"},
+			want: []string{"--csv {dir}/p.svg: is also the file of -o {dir}/p.svg"}},
+		{name: "import -o its input", files: map[string]string{"perf.txt": "x\n"}, args: []string{"import", "{dir}/perf.txt", "-o", "{dir}/perf.txt"},
+			want: []string{"-o {dir}/perf.txt: is the input {dir}/perf.txt, an input"}},
+		{name: "merge -o a shard", files: map[string]string{"s.json": "{}"}, args: []string{"merge", "{dir}/s.json", "-o", "{dir}/s.json"},
+			want: []string{"-o {dir}/s.json: is the shard {dir}/s.json, an input"}},
+	} {
+		c.code = 1
+		t.Run(c.name, c.run)
+	}
+	t.Run("links", func(t *testing.T) {
+		dir := t.TempDir()
+		f := filepath.Join(dir, "t.toml")
+		write(t, f, base)
+		if err := os.Symlink(f, filepath.Join(dir, "sym.toml")); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Link(f, filepath.Join(dir, "hard.toml")); err != nil {
+			t.Fatal(err)
+		}
+		for _, args := range [][]string{
+			{"run", filepath.Join(dir, "sym.toml"), "-o", f},
+			{"run", f, "-o", filepath.Join(dir, "hard.toml")},
+		} {
+			if _, errOut, code := answer(t, args...); code != 1 || !strings.Contains(errOut, "an input, and would be replaced") {
+				t.Errorf("contend %s: status %d, stderr %q", strings.Join(args, " "), code, errOut)
+			}
+		}
+		if b, _ := os.ReadFile(f); string(b) != base {
+			t.Errorf("%s was changed", f)
+		}
+	})
+}
+
+// A scenario named ../../escaped made advise --write DIR write two levels
+// above DIR: file names made from names keep to DIR.
+func TestAdviseWriteStaysInside(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "a", "b")
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f := filepath.Join(dir, "t.toml")
+	write(t, f, edited(t, ed{1, `name = "t"`, `name = "../../escaped"`}))
+	if _, errOut, code := answer(t, "advise", f, "--variant", "locked", "--cores", "2", "--write", out, "--format", "json"); code != 0 {
+		t.Fatalf("status %d; stderr:\n%s", code, errOut)
+	}
+	var written []string
+	for p := range snapshot(t, dir) {
+		if p != f {
+			written = append(written, p)
+		}
+		if rel, err := filepath.Rel(out, p); p != f && (err != nil || !filepath.IsLocal(rel)) {
+			t.Errorf("advise wrote %s, outside %s", p, out)
+		}
+	}
+	if len(written) == 0 {
+		t.Error("advise --write wrote nothing")
 	}
 }

@@ -519,6 +519,12 @@ func cmdFit(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() != 1 {
 		return fmt.Errorf("name one scenario: contend fit ingress [--series ingress-bare]")
 	}
+	if err := checkPath("--write", *write); err != nil {
+		return err
+	}
+	if err := o.files.write("--write", *write); err != nil {
+		return err
+	}
 	if *scan == 1 {
 		return fmt.Errorf("--scan %d: give 2 to 10000 values to try (100 or more to find a narrow window), or 0 for none", *scan)
 	}
@@ -528,7 +534,7 @@ func cmdFit(args []string, stdout, stderr io.Writer) error {
 	}
 	var src []byte
 	if *write != "" {
-		if src, err = scenarioSource(fs.Arg(0), *write); err != nil {
+		if src, err = scenarioSource(fs.Arg(0)); err != nil {
 			return err
 		}
 	}
@@ -579,7 +585,7 @@ func cmdFit(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("nothing to fit: %s has no [[series]]%s; a series names the free parameters and calibrate points", s.Name, seriesNamed(*seriesName))
 	}
 	if src != nil {
-		if err := writeAtomic(*write, src); err != nil {
+		if err := writeFlagFile("--write", *write, src); err != nil {
 			return err
 		}
 		fmt.Fprintf(stderr, "fit: wrote %s\n", *write)
@@ -587,16 +593,10 @@ func cmdFit(args []string, stdout, stderr io.Writer) error {
 	return emit(&o, stdout, &buf)
 }
 
-// scenarioSource returns the text of the scenario arg names, refusing to
-// let out overwrite it.
-func scenarioSource(arg, out string) ([]byte, error) {
+// scenarioSource returns the text of the scenario arg names.
+func scenarioSource(arg string) ([]byte, error) {
 	if isBuiltin(arg) {
 		return fs.ReadFile(scenarios.Builtin(), arg+".toml")
-	}
-	if a, err := os.Stat(arg); err == nil {
-		if b, err := os.Stat(out); err == nil && os.SameFile(a, b) {
-			return nil, fmt.Errorf("--write %s is the scenario itself; fit never overwrites its input, write a copy", out)
-		}
 	}
 	return os.ReadFile(arg)
 }

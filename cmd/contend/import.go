@@ -72,6 +72,9 @@ func cmdImport(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("--role %q: use validate or calibrate", io.role)
 	}
 	path := fs.Arg(0)
+	if err := o.files.read("the input "+path, path); err != nil {
+		return err
+	}
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return err

@@ -44,6 +44,9 @@ func cmdPlot(args []string, stdout, stderr io.Writer) error {
 	if err := checkPath("--csv", *csvOut); err != nil {
 		return err
 	}
+	if err := o.files.write("--csv", *csvOut); err != nil {
+		return err
+	}
 	s, err := load(fs.Arg(0), &o)
 	if err != nil {
 		return err

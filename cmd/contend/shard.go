@@ -174,6 +174,9 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 	files := fs.Args()
 	shards := make([]*shardFile, len(files))
 	for k, name := range files {
+		if err := o.files.read("the shard "+name, name); err != nil {
+			return err
+		}
 		var err error
 		if shards[k], err = readShard(name); err != nil {
 			return err

@@ -136,7 +136,7 @@ func TestSpreadInCycles(t *testing.T) {
 	if err := os.WriteFile(path, []byte(strings.Replace(string(src), "SPREAD", "135cyc ± 30cyc", 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := loadScenario(path)
+	s, _, err := loadScenario(path)
 	if err != nil {
 		t.Fatal(err)
 	}
