@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -13,8 +14,9 @@ import (
 	"strings"
 )
 
-// shardKind marks a file as a shard, so merge refuses any other JSON.
-const shardKind = "contend sweep shard v1"
+// shardKind marks a file as a shard, so merge refuses any other JSON. v2
+// added the digest.
+const shardKind = "contend sweep shard v2"
 
 // shardSlice is slice Index of Count: the points whose number modulo Count
 // is Index. Dealing points round-robin spreads the heavy points (many CPUs)
@@ -39,6 +41,20 @@ type shardFile struct {
 	Groups    []sweepGroup   `json:"groups"`
 	Points    []shardPoint   `json:"points"` // every point of the sweep, not only this slice's
 	Results   []shardResult  `json:"results"`
+	// Digest is the sha256 of the shard without it: the scenarios' hashes
+	// say which sweep a shard belongs to, the digest that its values are
+	// the ones sweep wrote.
+	Digest string `json:"digest"`
+}
+
+// digest returns the sha256 of f's JSON with the digest left empty.
+func (f shardFile) digest() string {
+	f.Digest = ""
+	b, err := json.Marshal(f)
+	if err != nil {
+		panic("contend: a shard does not encode: " + err.Error())
+	}
+	return fmt.Sprintf("sha256:%x", sha256.Sum256(b))
 }
 
 type shardPoint struct {
@@ -72,6 +88,7 @@ func (p *sweepPlan) shard(sl shardSlice, format string, seed int64, values [][]f
 		}
 		f.Results = append(f.Results, r)
 	}
+	f.Digest = f.digest()
 	return f
 }
 
@@ -190,6 +207,13 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// Checked once the shards are known to fit together, so that an error
+	// there names what does not fit; no value is printed before.
+	for k, f := range shards {
+		if f.digest() != f.Digest {
+			return fmt.Errorf("%s: its contents do not match its digest: the file was edited after sweep wrote it; sweep that slice again", files[k])
+		}
+	}
 	format := orDefault(o.format, shards[0].Format)
 	if !slices.Contains([]string{"text", "csv", "json"}, format) {
 		return fmt.Errorf("--format %q: use text, csv or json", format)
@@ -225,6 +249,11 @@ func readShard(name string) (*shardFile, error) {
 			why = err.Error()
 		}
 		return nil, fmt.Errorf("%s: not a shard of this version of contend (%s); give the files contend sweep --shard I/N wrote", name, why)
+	}
+	// A second object (two shards pasted into one file) would go unread.
+	end := dec.InputOffset()
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%s: more follows the shard, from byte %d; a shard file holds one JSON object, as sweep --shard wrote it: merge each shard from its own file", name, end)
 	}
 	return &f, nil
 }

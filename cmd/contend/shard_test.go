@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -152,6 +153,13 @@ func TestMergeErrors(t *testing.T) {
 	cut := write("cut.json", string(src[:len(src)/2]))
 	moved := write("moved.json", strings.Replace(string(src), `"point": 2,`, `"point": 3,`, 1))
 	short := write("short.json", strings.Replace(string(src), `"replications": 1,`, `"replications": 1000000000000,`, 1))
+	value := regexp.MustCompile(`("values": \[\s*)([-0-9.e+]+)`)
+	if !value.Match(src) {
+		t.Fatalf("no value in %s", paths[2])
+	}
+	edited := write("edited.json", value.ReplaceAllString(string(src), "${1}1234.5"))
+	twice := write("twice.json", string(src)+string(src))
+	trailing := write("trailing.json", string(src)+"x")
 	for _, tc := range []struct {
 		files []string
 		want  string
@@ -166,6 +174,9 @@ func TestMergeErrors(t *testing.T) {
 		{[]string{paths[0], paths[1], moved}, "moved.json: point 3 is not one of slice 2/3"},
 		{[]string{short, paths[0], paths[1]}, "short.json: group 0 does not match the point list"},
 		{[]string{filepath.Join(dir, "none.json")}, "none.json: no such file"},
+		{[]string{paths[0], paths[1], edited}, "edited.json: its contents do not match its digest: the file was edited after sweep wrote it; sweep that slice again"},
+		{[]string{paths[0], paths[1], twice}, fmt.Sprintf("twice.json: more follows the shard, from byte %d; a shard file holds one JSON object", len(src)-1)},
+		{[]string{paths[0], paths[1], trailing}, "trailing.json: more follows the shard"},
 	} {
 		_, errOut, code := contend(t, append([]string{"merge"}, tc.files...)...)
 		if code != 1 || !strings.Contains(errOut, tc.want) || strings.Count(errOut, "\n") != 1 {
@@ -229,7 +240,7 @@ func FuzzMerge(f *testing.F) {
 		f.Fatal("sweep --shard 0/1 failed")
 	}
 	f.Add(o.Bytes())
-	f.Add([]byte(`{"kind": "contend sweep shard v1", "shard": {"index": 0, "count": 1}, "groups": [{"x": [1], "variants": ["a"], "replications": 1, "metrics": [{}]}], "points": [{}], "results": [{"point": 0, "values": ["NaN"]}]}`))
+	f.Add([]byte(`{"kind": "contend sweep shard v2", "shard": {"index": 0, "count": 1}, "groups": [{"x": [1], "variants": ["a"], "replications": 1, "metrics": [{}]}], "points": [{}], "results": [{"point": 0, "values": ["NaN"]}]}`))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		p := filepath.Join(dir, "f.json")
 		if err := os.WriteFile(p, src, 0o644); err != nil {
