@@ -782,3 +782,32 @@ func TestAdviseWriteStaysInside(t *testing.T) {
 		t.Error("advise --write wrote nothing")
 	}
 }
+
+// import read "1,2,3,,4 cycles" as 1234 cycles and dropped "notanumber
+// cycles" without a word; --packets NaN wrote value = NaN.
+func TestImportRefusesWhatIsNotACount(t *testing.T) {
+	stat := func(line string) map[string]string {
+		return map[string]string{"perf.txt": " Performance counter stats for 'system wide':\n\n    28,012,345,678      cycles\n" + line + "\n\n      10.0 seconds time elapsed\n"}
+	}
+	for _, c := range []class{
+		{name: "commas misplaced", files: stat("       1,2,3,,4      cache-references"),
+			want: []string{"perf.txt:4: perf stat: cache-references: ", `"1,2,3,,4" is not a number; write it plainly or with a comma between each three digits`}},
+		{name: "not a number", files: stat("    notanumber cache-references   # 3 per packet"),
+			want: []string{"perf.txt:4: perf stat: cache-references: \"notanumber\" is not a count", "copy the line from its output, or remove it"}},
+		{name: "a tiny packet count", files: stat(""), args: []string{"import", "{dir}/perf.txt", "--variant", "v", "--packets", "1e-320"},
+			want: []string{"perf.txt:1: perf stat: cycles_per_packet +Inf is not a finite number; check the counts and --packets"}},
+		{name: "a table value with commas misplaced", files: map[string]string{"t.csv": "variant,axis,x,metric,value,unit\nv,cores,1,throughput,\"1,00,0\",Mpps\n"},
+			args: []string{"import", "{dir}/t.csv"}, want: []string{"t.csv:2: value: \"1,00,0\" is not a number"}},
+	} {
+		if c.args == nil {
+			c.args = []string{"import", "{dir}/perf.txt", "--variant", "v", "--packets", "1000"}
+		}
+		c.code = 1
+		t.Run(c.name, c.run)
+	}
+	// The counts perf prints are still read, and a line of prose after the
+	// counts is not taken for one.
+	c := class{name: "a good run", files: stat("       512,345,678      cache-references\nthat was the run"),
+		args: []string{"import", "{dir}/perf.txt", "--variant", "v", "--packets", "1000"}}
+	t.Run(c.name, c.run)
+}
