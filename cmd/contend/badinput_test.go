@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"contend/models"
 )
 
 // base is a small valid scenario; each class of bad input below is an edit
@@ -810,4 +812,59 @@ func TestImportRefusesWhatIsNotACount(t *testing.T) {
 	c := class{name: "a good run", files: stat("       512,345,678      cache-references\nthat was the run"),
 		args: []string{"import", "{dir}/perf.txt", "--variant", "v", "--packets", "1000"}}
 	t.Run(c.name, c.run)
+}
+
+// A point where no packet completed printed 0 with no note: now the text
+// says why under the table, and csv and json mark the cell.
+func TestNoPacketsNoted(t *testing.T) {
+	long := []ed{{20, `work = "20ns"`, `work = "1000s"`}}
+	short := "no packet completed: the run is shorter than one packet; lengthen [run] duration"
+	for _, c := range []class{
+		{name: "text", eds: long, args: []string{"run", "{f}"}},
+		{name: "csv", eds: long, args: []string{"run", "{f}", "--format", "csv"}},
+		{name: "json", eds: long, args: []string{"run", "{f}", "--format", "json"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			write(t, filepath.Join(dir, "t.toml"), edited(t, c.eds...))
+			out, errOut, code := answer(t, append([]string{c.args[0], filepath.Join(dir, "t.toml")}, c.args[2:]...)...)
+			if code != 0 {
+				t.Fatalf("status %d: %s", code, errOut)
+			}
+			want := map[string]string{"text": "  cores=1 locked: " + short + "\n", "csv": ",0," + short + "\n", "json": `"notes": [`}[c.name]
+			if !strings.Contains(out, want) {
+				t.Errorf("output does not say %q:\n%s", want, out)
+			}
+		})
+	}
+	// Where packets complete there is no note: an empty csv cell, no
+	// "notes" in json, no line in text.
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "t.toml"), base)
+	for _, format := range []string{"text", "csv", "json"} {
+		out, errOut, code := answer(t, "run", filepath.Join(dir, "t.toml"), "--format", format)
+		if code != 0 || strings.Contains(out, "no packet completed") || strings.Contains(out, `"notes"`) || format == "csv" && !strings.HasSuffix(strings.Split(out, "\n")[1], ",") {
+			t.Errorf("%s: status %d, output:\n%s%s", format, code, out, errOut)
+		}
+	}
+}
+
+// noteOf tells a run too short for one packet from CPUs that waited: by the
+// share of their time spent spinning or asleep, against results made here.
+func TestNoteOf(t *testing.T) {
+	flood := []models.CoreResult{{CPU: 0, Role: "flood"}}
+	for _, c := range []struct {
+		name string
+		r    models.Result
+		want note
+	}{
+		{"packets", models.Result{Packets: 1, Cores: flood}, noteNone},
+		{"no flood CPU", models.Result{Cores: []models.CoreResult{{Role: "batch"}}}, noteNone},
+		{"working", models.Result{Cores: flood, Profile: []models.LabelResult{{WorkNs: 90, SpinNs: 10}}}, noteTooShort},
+		{"spinning", models.Result{Cores: flood, Profile: []models.LabelResult{{WorkNs: 10, SpinNs: 60, SleepNs: 30}}}, noteWaiting},
+	} {
+		if got := noteOf(&c.r); got != c.want {
+			t.Errorf("%s: note %v, want %v", c.name, got, c.want)
+		}
+	}
 }

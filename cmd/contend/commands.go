@@ -58,6 +58,10 @@ type table struct {
 	// Intervals holds each value's median and 90% interval ([x][variant])
 	// when the profile's spread was sampled (--uncertainty).
 	Intervals [][]bounds `json:"intervals,omitempty"`
+	// Notes says, for each value ([x][variant]), why it is zero when no
+	// packet completed ("" where one did); absent when every point had
+	// packets.
+	Notes [][]string `json:"notes,omitempty"`
 }
 
 // unmeasured returns the variants of se with no reference for metric.
@@ -210,7 +214,7 @@ func renderTables(buf *bytes.Buffer, format string, tables []table) error {
 		if sampled {
 			head = append(head, "median", "low_5pct", "high_95pct")
 		}
-		w.Write(head)
+		w.Write(append(head, "note"))
 		for _, t := range tables {
 			for i, x := range t.X {
 				for j, v := range t.Variants {
@@ -219,7 +223,7 @@ func renderTables(buf *bytes.Buffer, format string, tables []table) error {
 						b := t.Intervals[i][j]
 						rec = append(rec, num(b.Median), num(b.Low), num(b.High))
 					}
-					w.Write(rec)
+					w.Write(append(rec, t.noteAt(i, j)))
 				}
 			}
 		}
@@ -268,9 +272,24 @@ func writeTable(buf *bytes.Buffer, t table) {
 	if t.Intervals != nil {
 		writeIntervals(buf, t)
 	}
+	for i, x := range t.X {
+		for j, v := range t.Variants {
+			if n := t.noteAt(i, j); n != "" {
+				fmt.Fprintf(buf, "  %s=%s %s: %s\n", t.Axis, num(x), v, n)
+			}
+		}
+	}
 	if len(t.Unmeasured) > 0 && len(t.Unmeasured) < len(t.Variants) {
 		fmt.Fprintf(buf, "  no published %s for %s: predictions only\n", t.Metric, strings.Join(t.Unmeasured, ", "))
 	}
+}
+
+// noteAt is the note of value [i][j], "" if it has none.
+func (t table) noteAt(i, j int) string {
+	if t.Notes == nil {
+		return ""
+	}
+	return t.Notes[i][j]
 }
 
 // writeIntervals lays out a table's medians and 90% intervals as the table

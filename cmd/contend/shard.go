@@ -330,11 +330,14 @@ func fill(name string, f *shardFile, values [][]float64, widths []int) error {
 			return fmt.Errorf("%s: point %d is not one of slice %s or comes twice; the file was edited, sweep that slice again", name, r.Point, f.Shard)
 		}
 		if len(r.Values) != widths[r.Point] {
-			return fmt.Errorf("%s: point %d has %d values, its group %d metrics; the file was edited, sweep that slice again", name, r.Point, len(r.Values), widths[r.Point])
+			return fmt.Errorf("%s: point %d has %d values, its group %d metrics and a note; the file was edited, sweep that slice again", name, r.Point, len(r.Values), widths[r.Point]-1)
 		}
 		vs := make([]float64, len(r.Values))
 		for m, v := range r.Values {
 			vs[m] = float64(v)
+		}
+		if n := note(vs[len(vs)-1]); n < noteNone || n > noteWaiting || float64(n) != vs[len(vs)-1] {
+			return fmt.Errorf("%s: point %d has note %v, which is none of 0, 1 or 2; the file was edited, sweep that slice again", name, r.Point, vs[len(vs)-1])
 		}
 		values[r.Point] = vs
 	}
@@ -356,7 +359,7 @@ func layout(name string, f *shardFile) ([]int, error) {
 			return nil, fmt.Errorf("%s: group %d does not match the point list; the file was edited, sweep again", name, g)
 		}
 		for range n * gr.Replications {
-			widths = append(widths, len(gr.Metrics))
+			widths = append(widths, len(gr.Metrics)+1) // and the point's note
 		}
 	}
 	if len(widths) != len(f.Points) || f.Shard.Count < 1 {
