@@ -868,3 +868,33 @@ func TestNoteOf(t *testing.T) {
 		}
 	}
 }
+
+// Text explain left out the RCU section when there were no grace periods
+// (every synchronize_rcu expedited): it shows the section and says why.
+func TestExplainRCUWithoutGracePeriods(t *testing.T) {
+	batch := []ed{{35, `  { block = "rx" },`, `  { block = "rx" }, { synchronize_rcu = true },`}, {42, `kind = "flood"`, `kind = "batch"`}}
+	for _, c := range []struct {
+		name string
+		eds  []ed
+		want []string
+	}{
+		{"expedited", append(batch, ed{17, "jiffies_till_first_fqs = 1", "expedited = true"}),
+			[]string{"RCU (HZ=", "no grace periods: [kernel] expedited = true makes every synchronize_rcu a\n  synchronize_rcu_expedited", "synchronize_rcu_expedited  "}},
+		{"grace periods", batch, []string{"RCU (HZ=", " grace periods, ", "synchronize_rcu  "}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			f := filepath.Join(dir, "t.toml")
+			write(t, f, edited(t, c.eds...))
+			out, errOut, code := answer(t, "explain", f, "--variant", "locked")
+			if code != 0 {
+				t.Fatalf("status %d: %s", code, errOut)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("explain does not say %q:\n%s", w, out)
+				}
+			}
+		})
+	}
+}
