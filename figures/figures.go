@@ -140,8 +140,14 @@ func seriesNames(s *scenarios.Scenario) []string {
 // WriteCSV writes the table behind the figure.
 func (f *Figure) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	cw.Write(f.Header)
-	cw.WriteAll(f.Rows)
+	for _, rec := range append([][]string{f.Header}, f.Rows...) {
+		safe := make([]string, len(rec))
+		for i, c := range rec {
+			safe[i] = CSVCell(c)
+		}
+		cw.Write(safe)
+	}
+	cw.Flush()
 	return cw.Error()
 }
 

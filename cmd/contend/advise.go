@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/csv"
 	"flag"
 	"fmt"
 	"io"
@@ -319,7 +318,7 @@ func renderAdvice(buf *bytes.Buffer, format string, a *advice) error {
 		}
 		return writeJSON(buf, a)
 	case "csv":
-		w := csv.NewWriter(buf)
+		w := newCSV(buf)
 		w.Write([]string{"rank", "rule", "change", "variant", "rate", "unit", "gain_pct", "low_pct", "high_pct", "explain"})
 		w.Write([]string{"0", "", "none", a.Variant, num(a.Rate), a.Unit, "0", "0", "0", ""})
 		for i, r := range a.Rows {
@@ -385,8 +384,9 @@ func writeAdvice(arg, dir string, o *options, a *advice) error {
 	for i := range a.rows {
 		r := &a.rows[i]
 		var b bytes.Buffer
-		fmt.Fprintf(&b, "# contend advise %s --variant %s: %s\n# predicted %s %s at %s=%s (%s%%): %s\n", a.Scenario, a.Variant, r.What,
-			fixed(a.Rows[i].Rate), a.Unit, a.Axis, num(a.X), signed(r.Gain, 1), r.Explain)
+		// Names reach a comment, which may hold no control character.
+		fmt.Fprintf(&b, "# contend advise %s --variant %s: %s\n# predicted %s %s at %s=%s (%s%%): %s\n", commentText(a.Scenario), commentText(a.Variant), commentText(r.What),
+			fixed(a.Rows[i].Rate), a.Unit, commentText(a.Axis), num(a.X), signed(r.Gain, 1), commentText(r.Explain))
 		if o.profile != "" {
 			fmt.Fprintf(&b, "# simulated on the profile in %s: run this file with --profile %s\n", o.profile, o.profile)
 		}

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"contend/figures"
 	"contend/models"
 )
 
@@ -896,5 +897,63 @@ func TestExplainRCUWithoutGracePeriods(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// ESC, BEL, NUL and U+202E in names reached the terminal raw ("\033[2J"
+// cleared it) and =HYPERLINK(...) reached CSV as a formula: text shows
+// each control as its escape, and a CSV cell that would be a formula starts
+// with a quote.
+func TestNamesEscaped(t *testing.T) {
+	const raw = "lo\x1b[2J\x07\x00\u202eck"
+	const shown = `lo\x1b[2J\x07\x00\u202eck`
+	const name = `lo\u001b[2J\u0007\u0000\u202eck`
+	src := strings.Replace(base, "[[variant]]\nname = \"locked\"", "[[variant]]\nname = \""+name+"\"", 1)
+	src = strings.Replace(src, "[[series]]\nname = \"box\"", "[[series]]\nname = \"=HYPERLINK(\\\"http://evil\\\")\"", 1)
+	src = strings.Replace(src, `variants = ["locked"]`, `variants = ["`+name+`"]`, 1)
+	src = strings.Replace(src, `variant = "locked"`, `variant = "`+name+`"`, 1)
+	dir := t.TempDir()
+	f := filepath.Join(dir, "t.toml")
+	write(t, f, src)
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"run", f}, []string{"cores  " + shown, "=HYPERLINK(\"http://evil\") (profile box)"}},
+		{[]string{"run", f, "--format", "csv"}, []string{`"'=HYPERLINK(""http://evil"")",box,` + shown + `,cores,1,`}},
+		{[]string{"validate", f}, []string{shown + "  cores"}},
+		{[]string{"validate", f, "--format", "csv"}, []string{`"'=HYPERLINK(""http://evil"")",` + shown + ",cores,"}},
+		{[]string{"explain", f, "--variant", raw}, []string{shown}},
+	} {
+		out, errOut, code := answer(t, c.args...)
+		if code != 0 {
+			t.Errorf("contend %q: status %d: %s", c.args, code, errOut)
+			continue
+		}
+		if strings.ContainsAny(out, "\x1b\x07\x00\u202e") {
+			t.Errorf("contend %q wrote a raw control character:\n%q", c.args, out)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("contend %q does not say %q:\n%s", c.args, w, out)
+			}
+		}
+	}
+	// An error naming the variant escapes it too.
+	_, errOut, _ := answer(t, "explain", f, "--variant", raw, "--series", "nope\x1b[2J")
+	if strings.ContainsAny(errOut, "\x1b\x07\x00\u202e") {
+		t.Errorf("the error holds a raw control character: %q", errOut)
+	}
+}
+
+// CSVCell against the cases OWASP lists: formulas quoted, numbers kept.
+func TestCSVCell(t *testing.T) {
+	for in, want := range map[string]string{
+		"=1+2": "'=1+2", "+1+2": "'+1+2", "-x": "'-x", "@SUM(A1)": "'@SUM(A1)", "\tx": `'\x09x`,
+		"-3.5": "-3.5", "1e-3": "1e-3", "plain": "plain", "": "", "a\u202eb": `a\u202eb`,
+	} {
+		if got := figures.CSVCell(in); got != want {
+			t.Errorf("CSVCell(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

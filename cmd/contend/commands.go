@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/csv"
 	"fmt"
 	"io"
 	"io/fs"
@@ -208,7 +207,7 @@ func renderTables(buf *bytes.Buffer, format string, tables []table) error {
 	case "json":
 		return writeJSON(buf, tables)
 	case "csv":
-		w := csv.NewWriter(buf)
+		w := newCSV(buf)
 		head := []string{"series", "profile", "variant", "axis", "x", "metric", "unit", "value"}
 		sampled := len(tables) > 0 && tables[0].Intervals != nil
 		if sampled {
@@ -434,7 +433,7 @@ func writeChanges(buf *bytes.Buffer, format string, changes []scenarios.Change) 
 		}
 		return writeJSON(buf, changes)
 	case "csv":
-		w := csv.NewWriter(buf)
+		w := newCSV(buf)
 		w.Write([]string{"scenario", "series", "variant", "base", "axis", "x", "metric", "measured_pct", "predicted_pct"})
 		f2 := func(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
 		for _, c := range changes {
@@ -456,7 +455,7 @@ func writeChanges(buf *bytes.Buffer, format string, changes []scenarios.Change) 
 // With intervals (validate --uncertainty), each row also has its median, its
 // 90% interval and whether the measured figure falls inside.
 func writeRowsCSV(buf *bytes.Buffer, rows []scenarios.Row, ivs []interval) {
-	w := csv.NewWriter(buf)
+	w := newCSV(buf)
 	head := []string{"scenario", "variant", "axis", "x", "metric", "unit", "measured", "predicted", "error_pct", "role"}
 	if ivs != nil {
 		head = append(head, "median", "low_5pct", "high_95pct", "inside")
@@ -607,7 +606,7 @@ func cmdFit(args []string, stdout, stderr io.Writer) error {
 		if err := writeFlagFile("--write", *write, src); err != nil {
 			return err
 		}
-		fmt.Fprintf(stderr, "fit: wrote %s\n", *write)
+		fmt.Fprintf(stderr, "fit: wrote %s\n", termText(*write))
 	}
 	return emit(&o, stdout, &buf)
 }

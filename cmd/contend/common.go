@@ -365,13 +365,18 @@ func progressBar(f io.Writer) func(done, total int) {
 	}
 }
 
-// emit writes buf to stdout or atomically to o.out.
+// emit writes buf to stdout or atomically to o.out; text goes through
+// termText, so that no name in it acts on the terminal that shows it.
 func emit(o *options, stdout io.Writer, buf *bytes.Buffer) error {
+	data := buf.Bytes()
+	if o.format == "text" {
+		data = []byte(termText(buf.String()))
+	}
 	if o.out == "" {
-		_, err := stdout.Write(buf.Bytes())
+		_, err := stdout.Write(data)
 		return err
 	}
-	return writeAtomic(o.out, buf.Bytes())
+	return writeAtomic(o.out, data)
 }
 
 // writeAtomic writes data to a temporary file next to path and renames it

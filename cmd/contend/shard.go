@@ -214,13 +214,13 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("%s: its contents do not match its digest: the file was edited after sweep wrote it; sweep that slice again", files[k])
 		}
 	}
-	format := orDefault(o.format, shards[0].Format)
-	if !slices.Contains([]string{"text", "csv", "json"}, format) {
-		return fmt.Errorf("--format %q: use text, csv or json", format)
+	o.format = orDefault(o.format, shards[0].Format)
+	if !slices.Contains([]string{"text", "csv", "json"}, o.format) {
+		return fmt.Errorf("--format %q: use text, csv or json", o.format)
 	}
 	p := &sweepPlan{Scenarios: shards[0].Scenarios, Groups: shards[0].Groups}
 	var buf bytes.Buffer
-	if err := renderTables(&buf, format, p.tables(values)); err != nil {
+	if err := renderTables(&buf, o.format, p.tables(values)); err != nil {
 		return err
 	}
 	return emit(&o, stdout, &buf)
