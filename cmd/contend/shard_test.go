@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -232,20 +233,45 @@ func TestShardAutoSlurmFromOne(t *testing.T) {
 }
 
 // Merge reads files from anywhere: whatever it is given, it answers with an
-// error or the tables, never a panic.
+// error or the tables, never a panic. The digest makes the one shard seeded
+// here the only one it accepts: any input merged must decode to that shard
+// (spacing and key order aside), so no edited value gets through.
 func FuzzMerge(f *testing.F) {
 	dir := f.TempDir()
 	var o bytes.Buffer
 	if Main([]string{"sweep", "testdata/sweep200.toml", "--series", "small-a", "--shard", "0/1", "--format", "csv"}, &o, io.Discard) != 0 {
 		f.Fatal("sweep --shard 0/1 failed")
 	}
+	var sweptShard shardFile
+	if err := json.Unmarshal(o.Bytes(), &sweptShard); err != nil {
+		f.Fatal(err)
+	}
+	swept, _ := json.Marshal(sweptShard)
 	f.Add(o.Bytes())
-	f.Add([]byte(`{"kind": "contend sweep shard v2", "shard": {"index": 0, "count": 1}, "groups": [{"x": [1], "variants": ["a"], "replications": 1, "metrics": [{}]}], "points": [{}], "results": [{"point": 0, "values": ["NaN"]}]}`))
+	f.Add(append(bytes.Clone(o.Bytes()), o.Bytes()...))
+	f.Add(bytes.Replace(o.Bytes(), []byte(`"values": [`), []byte(`"values": [1, `), 1))
+	f.Add([]byte(`{"kind": "contend sweep shard v2", "shard": {"index": 0, "count": 1}, "groups": [{"x": [1], "variants": ["a"], "replications": 1, "metrics": [{}]}], "points": [{}], "results": [{"point": 0, "values": ["NaN", 0]}]}`))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		p := filepath.Join(dir, "f.json")
 		if err := os.WriteFile(p, src, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		contend(t, "merge", p)
+		out, errOut, code := contend(t, "merge", p)
+		switch code {
+		case 0:
+			var got shardFile
+			if err := json.Unmarshal(src, &got); err != nil {
+				t.Fatalf("merge accepted what does not decode: %v", err)
+			}
+			if b, _ := json.Marshal(got); !bytes.Equal(b, swept) {
+				t.Fatalf("merge accepted a shard that is not the one sweep wrote:\n%s", out)
+			}
+		case 1:
+			if out != "" || errOut == "" {
+				t.Fatalf("a refused merge printed %q and %q; want an error on stderr only", out, errOut)
+			}
+		default:
+			t.Fatalf("status %d: %s", code, errOut)
+		}
 	})
 }
