@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image/color"
 	"io"
+	"math"
 	"slices"
 	"strings"
 
@@ -27,6 +28,15 @@ var Formats = []string{"svg", "png", "pdf", "eps"}
 
 // Width is one column of a two-column paper.
 const Width = 3.4 * vg.Inch
+
+// MaxWidth is the widest figure Render draws, and MaxRasterBytes the most
+// memory a PNG's pixels may take (4 bytes each at rasterDPI): a width past
+// them is refused rather than allocated.
+const (
+	MaxWidth       = 100 * vg.Inch
+	MaxRasterBytes = 100 << 20
+	rasterDPI      = 300 // what publishers ask for line art in raster form
+)
 
 // Options choose what a figure shows. Zero values take the scenario's own.
 type Options struct {
@@ -130,8 +140,14 @@ func seriesNames(s *scenarios.Scenario) []string {
 // WriteCSV writes the table behind the figure.
 func (f *Figure) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	cw.Write(f.Header)
-	cw.WriteAll(f.Rows)
+	for _, rec := range append([][]string{f.Header}, f.Rows...) {
+		safe := make([]string, len(rec))
+		for i, c := range rec {
+			safe[i] = CSVCell(c)
+		}
+		cw.Write(safe)
+	}
+	cw.Flush()
 	return cw.Error()
 }
 
@@ -178,14 +194,16 @@ func (f *Figure) Render(width vg.Length, format string) ([]byte, error) {
 	if !slices.Contains(Formats, format) {
 		return nil, fmt.Errorf("format %q: use %s", format, strings.Join(Formats, ", "))
 	}
-	if width < vg.Inch {
-		return nil, fmt.Errorf("width %.2f in: give at least 1 in", width/vg.Inch)
+	if !(width >= vg.Inch && width <= MaxWidth) {
+		return nil, fmt.Errorf("width %.4g in: give 1 to %g in", float64(width/vg.Inch), float64(MaxWidth/vg.Inch))
 	}
 	h := f.Height(width)
 	var c vg.CanvasWriterTo
 	if format == "png" {
-		// 300 dpi: what publishers ask for line art in raster form.
-		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(width, h), vgimg.UseDPI(300), vgimg.UseBackgroundColor(color.White))}
+		if err := checkRaster(width, h); err != nil {
+			return nil, err
+		}
+		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(width, h), vgimg.UseDPI(rasterDPI), vgimg.UseBackgroundColor(color.White))}
 	} else {
 		var err error
 		if c, err = draw.NewFormattedCanvas(width, h, format); err != nil {
@@ -198,6 +216,19 @@ func (f *Figure) Render(width vg.Length, format string) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// checkRaster refuses a PNG whose pixels would take more than
+// MaxRasterBytes, and says what width fits (the height barely depends on it).
+func checkRaster(width, height vg.Length) error {
+	px := func(l vg.Length) float64 { return math.Ceil(float64(l/vg.Inch) * rasterDPI) }
+	bytes := 4 * px(width) * px(height)
+	if bytes <= MaxRasterBytes {
+		return nil
+	}
+	fits := MaxRasterBytes / (4 * px(height) * rasterDPI)
+	return fmt.Errorf("a %.4g × %.4g in PNG at %d dpi takes %.0f MB, more than %d MB; give a width of at most %.3g in, or write .svg or .pdf, which scale",
+		float64(width/vg.Inch), float64(height/vg.Inch), rasterDPI, bytes/(1<<20), MaxRasterBytes>>20, math.Floor(fits*10)/10)
 }
 
 func (f *Figure) draw(dc draw.Canvas) {

@@ -231,6 +231,25 @@ func TestRasterAndPrintFormats(t *testing.T) {
 	if _, err := f.Render(0.5*figures.Width/3.4, "svg"); err == nil {
 		t.Error("a figure half an inch wide rendered; want an error")
 	}
+	// NaN and infinite widths wrote width="NaNpt"; a width of 1e9 in
+	// panicked in the PNG encoder.
+	for _, w := range []vg.Length{vg.Length(math.NaN()), vg.Length(math.Inf(1)), 1e9 * vg.Inch, figures.MaxWidth + 1} {
+		for _, format := range figures.Formats {
+			if _, err := f.Render(w, format); err == nil {
+				t.Errorf("a %v pt wide %s rendered; want an error", float64(w), format)
+			}
+		}
+	}
+	// The PNG bound is on the pixels: 4 bytes each at 300 dpi. The widest
+	// that fits is found here from the figure's height, and one inch more
+	// is refused.
+	fits := math.Floor(float64(figures.MaxRasterBytes) / (4 * 300 * 300 * float64(h/vg.Inch)))
+	if _, err := f.Render(vg.Length(fits-1)*vg.Inch, "png"); err != nil {
+		t.Errorf("a PNG %g in wide, within the budget: %v", fits-1, err)
+	}
+	if _, err := f.Render(vg.Length(fits+1)*vg.Inch, "png"); err == nil || !strings.Contains(err.Error(), "give a width of at most") {
+		t.Errorf("a PNG %g in wide, past the budget: %v; want a refusal with the width that fits", fits+1, err)
+	}
 }
 
 func rows(t *testing.T, f *figures.Figure) []map[string]string {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/csv"
 	"flag"
 	"fmt"
 	"io"
@@ -88,7 +87,7 @@ func cmdAdvise(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *write != "" {
-		if err := writeAdvice(fs.Arg(0), *write, o.profile, a); err != nil {
+		if err := writeAdvice(fs.Arg(0), *write, &o, a); err != nil {
 			return err
 		}
 	}
@@ -127,10 +126,7 @@ func advisePoint(s *scenarios.Scenario, fs *flag.FlagSet, variant, seriesName st
 	axis, x := cpuAxis(s, se)
 	set := false
 	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "cores" })
-	if set {
-		if cores < 1 {
-			return pt, fmt.Errorf("--cores %d: give at least 1 CPU", cores)
-		}
+	if set { // at least 1: see flagBounds
 		x = float64(cores)
 	}
 	return scenarios.Point{Series: se, Variant: variant, Axis: axis, X: x}, nil
@@ -307,7 +303,7 @@ func loadWith(arg string, extra []byte, o *options) (*scenarios.Scenario, error)
 		}
 		return withOptions(s, o)
 	}
-	s, err := loadFile(arg, parse)
+	s, _, err := loadFile(arg, parse) // the files load read before
 	if err != nil {
 		return nil, err
 	}
@@ -322,7 +318,7 @@ func renderAdvice(buf *bytes.Buffer, format string, a *advice) error {
 		}
 		return writeJSON(buf, a)
 	case "csv":
-		w := csv.NewWriter(buf)
+		w := newCSV(buf)
 		w.Write([]string{"rank", "rule", "change", "variant", "rate", "unit", "gain_pct", "low_pct", "high_pct", "explain"})
 		w.Write([]string{"0", "", "none", a.Variant, num(a.Rate), a.Unit, "0", "0", "0", ""})
 		for i, r := range a.Rows {
@@ -354,18 +350,18 @@ func renderAdvice(buf *bytes.Buffer, format string, a *advice) error {
 // writeAdvice writes, for each row, a copy of the scenario that declares
 // the row's variant and a series that runs it beside the base variant at the
 // advised point: contend run takes the file as it is.
-func writeAdvice(arg, dir, profile string, a *advice) error {
+func writeAdvice(arg, dir string, o *options, a *advice) error {
 	src, fsys, name, err := scenarioFiles(arg)
 	if err != nil {
 		return err
 	}
-	src, err = relocateIncludes(src, fsys, name, dir, isBuiltin(arg))
+	src, err = relocateIncludes(src, fsys, name, dir, isBuiltin(arg), &o.files)
 	if err != nil {
 		return err
 	}
 	// The file names the profile its series had before --profile took
 	// their place, so that it loads with and without --profile.
-	orig, err := loadScenario(arg)
+	orig, _, err := loadScenario(arg)
 	if err != nil {
 		return err
 	}
@@ -375,36 +371,67 @@ func writeAdvice(arg, dir, profile string, a *advice) error {
 			se.Profile = o.Profile
 		}
 	}
+	// Every file is named and checked before the first is written.
+	files := make([]string, len(a.rows))
+	for i, r := range a.rows {
+		if files[i], err = fileIn(dir, a.Scenario+"-"+r.Variant+".toml"); err != nil {
+			return err
+		}
+		if err := o.files.write("--write", files[i]); err != nil {
+			return err
+		}
+	}
 	for i := range a.rows {
 		r := &a.rows[i]
 		var b bytes.Buffer
-		fmt.Fprintf(&b, "# contend advise %s --variant %s: %s\n# predicted %s %s at %s=%s (%s%%): %s\n", a.Scenario, a.Variant, r.What,
-			fixed(a.Rows[i].Rate), a.Unit, a.Axis, num(a.X), signed(r.Gain, 1), r.Explain)
-		if profile != "" {
-			fmt.Fprintf(&b, "# simulated on the profile in %s: run this file with --profile %s\n", profile, profile)
+		// Names reach a comment, which may hold no control character.
+		fmt.Fprintf(&b, "# contend advise %s --variant %s: %s\n# predicted %s %s at %s=%s (%s%%): %s\n", commentText(a.Scenario), commentText(a.Variant), commentText(r.What),
+			fixed(a.Rows[i].Rate), a.Unit, commentText(a.Axis), num(a.X), signed(r.Gain, 1), commentText(r.Explain))
+		if o.profile != "" {
+			fmt.Fprintf(&b, "# simulated on the profile in %s: run this file with --profile %s\n", o.profile, o.profile)
 		}
 		b.Write(src)
 		b.Write(advise.Render([]advise.Candidate{r.Candidate}))
 		if err := writeSeries(&b, &se, a, r.Variant); err != nil {
 			return err
 		}
-		file := filepath.Join(dir, a.Scenario+"-"+fileSafe(r.Variant)+".toml")
-		if err := writeFlagFile("--write", file, b.Bytes()); err != nil {
+		if err := writeFlagFile("--write", files[i], b.Bytes()); err != nil {
 			return err
 		}
-		a.Rows[i].File = file
+		a.Rows[i].File = files[i]
 	}
 	return nil
 }
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_.+-]`)
 
-func fileSafe(s string) string { return unsafeName.ReplaceAllString(s, "_") }
+// fileIn returns the path in dir of a file named from names a scenario
+// chose: every character but letters, digits and _.+- becomes _, so that a
+// name cannot climb out of dir (a scenario named "../../x"), and the path,
+// its links followed, must still lie inside dir.
+func fileIn(dir, name string) (string, error) {
+	name = strings.TrimLeft(unsafeName.ReplaceAllString(name, "_"), ".")
+	file := filepath.Join(dir, name)
+	if err := inside("--write", dir, file); err != nil {
+		return "", err
+	}
+	return file, nil
+}
+
+// inside refuses a path file, to be written for flag, that does not lie in
+// dir once symbolic links are followed.
+func inside(flag, dir, file string) error {
+	rel, err := filepath.Rel(resolved(dir), resolved(file))
+	if err != nil || !filepath.IsLocal(rel) {
+		return fmt.Errorf("%s %s: %s would lie outside the directory; give a directory whose subfolders are not links out of it", flag, dir, file)
+	}
+	return nil
+}
 
 // scenarioFiles returns the text of the scenario arg names, the file system
 // its includes are read from and its name there.
 func scenarioFiles(arg string) ([]byte, fs.FS, string, error) {
-	src, err := scenarioSource(arg, "")
+	src, err := scenarioSource(arg)
 	if isBuiltin(arg) || err != nil {
 		return src, scenarios.Builtin(), arg + ".toml", err
 	}
@@ -417,7 +444,7 @@ var includeKey = regexp.MustCompile(`(?m)^[ \t]*include[ \t]*=[ \t]*\[[^\]]*\][^
 // relocateIncludes makes a copy of a scenario's text, written into dir,
 // find its includes: a file's are named from dir; a built-in's are copied
 // into dir beside it.
-func relocateIncludes(src []byte, fsys fs.FS, name, dir string, builtin bool) ([]byte, error) {
+func relocateIncludes(src []byte, fsys fs.FS, name, dir string, builtin bool, files *ioFiles) ([]byte, error) {
 	var top struct {
 		Include []string `toml:"include"`
 	}
@@ -432,7 +459,7 @@ func relocateIncludes(src []byte, fsys fs.FS, name, dir string, builtin bool) ([
 	for _, inc := range top.Include {
 		p := path.Join(path.Dir(name), inc)
 		if builtin {
-			if err := copyBuiltin(fsys, p, dir, inc); err != nil {
+			if err := copyBuiltin(fsys, p, dir, inc, files); err != nil {
 				return nil, err
 			}
 			incs = append(incs, strconv.Quote(inc))
@@ -454,7 +481,7 @@ func relocateIncludes(src []byte, fsys fs.FS, name, dir string, builtin bool) ([
 }
 
 // copyBuiltin writes the built-in file p as dir/rel, with its own includes.
-func copyBuiltin(fsys fs.FS, p, dir, rel string) error {
+func copyBuiltin(fsys fs.FS, p, dir, rel string, files *ioFiles) error {
 	if !filepath.IsLocal(rel) {
 		return fmt.Errorf("--write: the built-in include %q climbs out of its folder; copy the scenario's files and advise the copy", rel)
 	}
@@ -463,14 +490,25 @@ func copyBuiltin(fsys fs.FS, p, dir, rel string) error {
 		return err
 	}
 	dst := filepath.Join(dir, filepath.FromSlash(rel))
-	if old, err := os.ReadFile(dst); err == nil && !bytes.Equal(old, data) {
+	old, err := os.ReadFile(dst)
+	if err == nil && !bytes.Equal(old, data) {
 		return fmt.Errorf("--write %s: %s exists and differs from the built-in it would hold; write into another directory", dir, dst)
 	}
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		return fmt.Errorf("--write %s: %v", dir, unwrapPath(err))
-	}
-	if err := writeFlagFile("--write", dst, data); err != nil {
-		return err
+	// A file that holds the built-in already (from an earlier run, or a
+	// diamond of includes) is left as it is.
+	if err != nil {
+		if err := inside("--write", dir, dst); err != nil {
+			return err
+		}
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return fmt.Errorf("--write %s: %v", dir, unwrapPath(err))
+		}
+		if err := files.write("--write", dst); err != nil {
+			return err
+		}
+		if err := writeFlagFile("--write", dst, data); err != nil {
+			return err
+		}
 	}
 	var sub struct {
 		Include []string `toml:"include"`
@@ -479,7 +517,7 @@ func copyBuiltin(fsys fs.FS, p, dir, rel string) error {
 		return err
 	}
 	for _, inc := range sub.Include {
-		if err := copyBuiltin(fsys, path.Join(path.Dir(p), inc), dir, path.Join(path.Dir(rel), inc)); err != nil {
+		if err := copyBuiltin(fsys, path.Join(path.Dir(p), inc), dir, path.Join(path.Dir(rel), inc), files); err != nil {
 			return err
 		}
 	}

@@ -245,8 +245,8 @@ func TestAdviseBadInput(t *testing.T) {
 		{[]string{"ingress"}, "--variant: name the variant to improve, one of no-ingress, locked"},
 		{[]string{"ingress", "--variant", "lokced"}, `--variant "lokced": ingress has no such variant; use one of no-ingress, locked`},
 		{[]string{"ingress", "--variant", "locked", "--series", "nope"}, `--series "nope": ingress has no such series; use one of ingress-bare, ingress-u32`},
-		{[]string{"ingress", "--variant", "locked", "--cores", "0"}, "--cores 0: give at least 1 CPU"},
-		{[]string{"ingress", "--variant", "locked", "--cores", "-3"}, "--cores -3: give at least 1 CPU"},
+		{[]string{"ingress", "--variant", "locked", "--cores", "0"}, "--cores 0: give a number of CPUs, from 1 to 1024"},
+		{[]string{"ingress", "--variant", "locked", "--cores", "-3"}, "--cores -3: give a number of CPUs, from 1 to 1024"},
 		{[]string{"ingress", "--variant", "locked", "--write", notDir}, "--write " + notDir + ": not a directory; create it"},
 		{[]string{"--variant", "locked"}, "name one scenario: contend advise ingress"},
 	} {

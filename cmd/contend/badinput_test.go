@@ -3,13 +3,18 @@ package main
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"contend/figures"
+	"contend/models"
 )
 
 // base is a small valid scenario; each class of bad input below is an edit
@@ -168,7 +173,11 @@ func (c class) run(t *testing.T) {
 	for i, a := range c.args {
 		args[i] = strings.NewReplacer("{dir}", dir, "{f}", filepath.Join(dir, "t.toml")).Replace(a)
 	}
+	before := snapshot(t, dir)
 	out, errOut, code := answer(t, args...)
+	if after := snapshot(t, dir); c.code != 0 && !maps.Equal(before, after) {
+		t.Errorf("a refused command changed the folder: before %v, after %v", slices.Sorted(maps.Keys(before)), slices.Sorted(maps.Keys(after)))
+	}
 	if code != c.code {
 		t.Errorf("status %d, want %d; stderr:\n%s", code, c.code, errOut)
 	}
@@ -182,6 +191,28 @@ func (c class) run(t *testing.T) {
 			t.Errorf("stderr does not say %q:\n%s", w, errOut)
 		}
 	}
+}
+
+// snapshot maps every file under dir to its bytes.
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		if !d.Type().IsRegular() { // a FIFO is named, never opened
+			files[p] = d.Type().String()
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		files[p] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
 }
 
 func write(t *testing.T, path, src string) {
@@ -309,7 +340,7 @@ func TestRunBound(t *testing.T) {
 			want: []string{"reached its bound of 1000 simulated events", "--max-events"}},
 		{name: "bad max_events", eds: []ed{{49, `duration = "10us"`, "duration = \"10us\"\nmax_events = 0"}},
 			args: []string{"run", "{f}"}, want: []string{"{f}:50:", "run.max_events", "at least 1"}},
-		{name: "bad --max-events", args: []string{"run", "ingress", "--max-events", "-1"}, want: []string{"--max-events -1: give at least 1"}},
+		{name: "bad --max-events", args: []string{"run", "ingress", "--max-events", "-1"}, want: []string{"--max-events -1: give a bound on the simulated events of one point (0: the scenario's own), from 0 to 10000000000"}},
 	} {
 		c.code = 1
 		t.Run(c.name, c.run)
@@ -422,9 +453,9 @@ func TestIncludesAndPaths(t *testing.T) {
 		{name: "directory", files: shared, args: []string{"validate", "{dir}/sub/"}, code: 1,
 			want: []string{"{dir}/sub/: cannot read: it is a directory; give the path of a .toml scenario file"}},
 		{name: "explain --cores -5", args: []string{"explain", "ingress", "--variant", "locked", "--cores", "-5"}, code: 1,
-			want: []string{"--cores -5: give a number of flood CPUs, at least 1"}},
+			want: []string{"--cores -5: give a number of flood CPUs (0: the workload's), from 0 to 1024"}},
 		{name: "explain --cores beyond the machine", args: []string{"explain", "ingress", "--variant", "locked", "--cores", "5000"}, code: 1,
-			want: []string{"cores: 5000; cores counts flood CPUs, a whole number from 1 to 1024"}},
+			want: []string{"--cores 5000: give a number of flood CPUs (0: the workload's), from 0 to 1024"}},
 		{name: "unknown key", eds: []ed{{43, "cores = 2", "croes = 2"}}, args: []string{"run", "{f}"}, code: 1,
 			want: []string{"{f}:43:1: workload.croes: ", `did you mean "cores"?`, "(here the keys are kind, cores, rate, ring,"}},
 	} {
@@ -558,6 +589,371 @@ func TestExplainFloodOfOps(t *testing.T) {
 	for _, w := range []string{"simulated perf report (cycles):\n  Overhead  ns/op", "transfers/op"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("explain does not say %q:\n%s", w, out)
+		}
+	}
+}
+
+// Panics and runaway memory: --width 1e9 and NaN panicked in the PNG
+// encoder (makeslice, image dimensions), NaN and Inf wrote width="NaNpt" in
+// SVG and PDF, --width 1000 took 721 MB (inches at 300 dpi: 300000 pixels
+// wide); --uncertainty and --replications had no bound. Every numeric flag
+// is held to a range, and nothing is written when it is refused.
+func TestFlagBounds(t *testing.T) {
+	widthFix := "give a width in inches (3.4: one column of a two-column paper), from 1 to 100"
+	var cases []class
+	for _, ext := range []string{"png", "svg", "pdf"} {
+		for _, w := range []string{"1e9", "NaN", "Inf", "-Inf", "1000", "0.5"} {
+			cases = append(cases, class{name: "plot --width " + w + " ." + ext,
+				args: []string{"plot", "ingress", "--kind", "breakdown", "--width", w, "-o", "{dir}/x." + ext},
+				want: []string{"--width ", widthFix}})
+		}
+	}
+	cases = append(cases,
+		class{name: "run --uncertainty 1000000", args: []string{"run", "ingress", "--uncertainty", "1000000", "-o", "{dir}/x"},
+			want: []string{"--uncertainty 1000000: give a number of samples (20 or more for a useful 90% interval; 0: none), from 0 to 1000"}},
+		class{name: "plot --replications 100000", args: []string{"plot", "ingress", "--replications", "100000", "-o", "{dir}/x.svg"},
+			want: []string{"--replications 100000: give a number of runs per point (0: the scenario's [run] replications), from 0 to 1000"}},
+		class{name: "plot --x NaN", args: []string{"plot", "ingress", "--kind", "heatmap", "--x", "NaN", "-o", "{dir}/x.svg"},
+			want: []string{"--x NaN: give a point on the series axis, from -1e+15 to 1e+15"}},
+		class{name: "plot --window beyond a run", args: []string{"plot", "ingress", "--kind", "timeline", "--window", "10000000s", "-o", "{dir}/x.svg"},
+			want: []string{"--window 2777h46m40s: give a span of simulated time, such as 100ms, from 1ns to 277h46m40s"}},
+		class{name: "--jobs 100000", args: []string{"run", "ingress", "--jobs", "100000"}, want: []string{"--jobs 100000: give a number of points to simulate at once, from 1 to 4096"}},
+		class{name: "--max-events 1e12", args: []string{"run", "ingress", "--max-events", "1000000000000"}, want: []string{"--max-events 1000000000000: give a bound on the simulated events of one point (0: the scenario's own), from 0 to 10000000000"}},
+		class{name: "fit --scan 1e6", args: []string{"fit", "ingress", "--scan", "1000000"}, want: []string{"--scan 1000000: give a number of values to try (0: none), from 0 to 10000"}},
+		class{name: "explain --trace 1e9", args: []string{"explain", "ingress", "--variant", "locked", "--trace", "1000000000"}, want: []string{"--trace 1000000000: give a number of line transfers to list, from 0 to 100000"}},
+		class{name: "advise --cores 5000", args: []string{"advise", "ingress", "--variant", "locked", "--cores", "5000"}, want: []string{"--cores 5000: give a number of CPUs, from 1 to 1024"}},
+		class{name: "sweep --shard-count -1", args: []string{"sweep", "ingress", "--shard", "auto", "--shard-count", "-1"}, want: []string{"--shard-count -1: give the number of slices N (0: the array's own count), from 0 to 100000"}},
+		class{name: "import --packets NaN", files: map[string]string{"perf.txt": "x\n"}, args: []string{"import", "{dir}/perf.txt", "--packets", "NaN"},
+			want: []string{"--packets NaN: give the packets processed while perf counted (0: none), from 0 to 1e+18"}},
+		class{name: "import --packets Inf", files: map[string]string{"perf.txt": "x\n"}, args: []string{"import", "{dir}/perf.txt", "--packets", "+Inf"},
+			want: []string{"--packets +Inf: give the packets processed"}},
+		class{name: "import --x -Inf", files: map[string]string{"perf.txt": "x\n"}, args: []string{"import", "{dir}/perf.txt", "--x", "-Inf"},
+			want: []string{"--x -Inf: give the axis value of the points, from -1e+15 to 1e+15"}},
+		class{name: "import --min-share NaN", files: map[string]string{"perf.txt": "x\n"}, args: []string{"import", "{dir}/perf.txt", "--min-share", "NaN"},
+			want: []string{"--min-share NaN: give a share of cycles in percent, from 0 to 100"}},
+	)
+	for _, c := range cases {
+		c.code = 1
+		t.Run(c.name, func(t *testing.T) {
+			c.run(t)
+		})
+	}
+}
+
+// A PNG within the width bound but too tall for the pixel budget (a figure
+// of many panels) is refused with the width that fits; the bound is
+// computed here from the budget, independently of figures.checkRaster.
+func TestPlotRasterBudget(t *testing.T) {
+	dir := t.TempDir()
+	out, errOut, code := answer(t, "plot", "ingress", "--kind", "breakdown", "--width", "100", "-o", filepath.Join(dir, "x.png"))
+	if code != 1 || out != "" || !strings.Contains(errOut, "--width 100: a 100 × ") || !strings.Contains(errOut, "more than 100 MB; give a width of at most") {
+		t.Fatalf("status %d, stderr:\n%s", code, errOut)
+	}
+	var w, h float64
+	if _, err := fmt.Sscanf(errOut[strings.Index(errOut, "a 100 × "):], "a %g × %g in PNG", &w, &h); err != nil {
+		t.Fatal(err)
+	}
+	if px := 4 * (w * 300) * (h * 300); px <= 100<<20 {
+		t.Errorf("a %g × %g in PNG is %g bytes, within the budget, yet refused", w, h, px)
+	}
+	if names := dirNames(t, dir); len(names) != 0 {
+		t.Errorf("wrote %v", names)
+	}
+}
+
+// Every numeric flag of every command has a bound: a flag without one
+// panics in checkBounds, which any run of the command reaches.
+func TestEveryNumericFlagBounded(t *testing.T) {
+	dir := t.TempDir()
+	for _, cmd := range []string{"list", "run", "sweep", "merge", "validate", "explain", "fit", "advise", "plot", "calibrate", "import"} {
+		arg := filepath.Join(dir, "none.toml")
+		if cmd == "list" || cmd == "calibrate" {
+			arg = "x"
+		}
+		if _, _, code := answer(t, cmd, arg); code != 1 {
+			t.Errorf("contend %s %s: status %d, want 1", cmd, arg, code)
+		}
+	}
+}
+
+// "--" ends the flags: a scenario file named -o.toml after it is a scenario,
+// not -o with the value ".toml"; flags before it still count.
+func TestDoubleDash(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "-o.toml"), base)
+	t.Chdir(dir)
+	for _, args := range [][]string{
+		{"run", "--", "-o.toml"},
+		{"run", "--format", "csv", "--", "-o.toml"},
+		{"run", "--format", "csv", "--", "-o.toml", "--format", "json"}, // "--format" after -- is a name
+	} {
+		out, errOut, code := answer(t, args...)
+		switch {
+		case len(args) == 7:
+			if code != 1 || !strings.Contains(errOut, "--format") {
+				t.Errorf("contend %s: status %d, stderr %q; want the name --format refused", strings.Join(args, " "), code, errOut)
+			}
+		case code != 0:
+			t.Errorf("contend %s: status %d, stderr %q", strings.Join(args, " "), code, errOut)
+		case len(args) == 5 && !strings.HasPrefix(out, "series,profile,variant"):
+			t.Errorf("contend %s printed %q, not CSV", strings.Join(args, " "), out)
+		}
+	}
+	if names := dirNames(t, dir); strings.Join(names, " ") != "-o.toml" {
+		t.Errorf("the folder holds %v, want only -o.toml", names)
+	}
+}
+
+// Files destroyed: run -o x.toml x.toml replaced the scenario with its
+// table; validate -o onto an include, fit -o and --write onto the input,
+// plot -o p.svg --csv p.svg, import and merge onto their input did the
+// same. The paths are compared resolved: another spelling, a symbolic link
+// to the input and a hard link of it are the input too. (class.run checks
+// that every file is intact.)
+func TestOutputIsNotAnInput(t *testing.T) {
+	inc := []ed{{1, `name = "t"`, "name = \"t\"\ninclude = [\"inc.toml\"]"}}
+	incFile := map[string]string{"inc.toml": "[params]\nspin = \"5ns\"\n"}
+	input := "-o {f}: is the scenario {f}, an input, and would be replaced; write the output to another file"
+	for _, c := range []class{
+		{name: "run -o its scenario", eds: inc, files: incFile, args: []string{"run", "-o", "{f}", "{f}"}, want: []string{input}},
+		{name: "run -o its scenario, spelled otherwise", eds: inc, files: incFile, args: []string{"run", "{dir}/./t.toml", "-o", "{f}"},
+			want: []string{"-o {f}: is the scenario {dir}/./t.toml, an input"}},
+		{name: "validate -o its include", eds: inc, files: incFile, args: []string{"validate", "{f}", "-o", "{dir}/inc.toml"},
+			want: []string{"-o {dir}/inc.toml: is {dir}/inc.toml, which the scenario {f} includes, an input, and would be replaced"}},
+		{name: "fit -o its input", eds: inc, files: incFile, args: []string{"fit", "{f}", "-o", "{f}"}, want: []string{input}},
+		{name: "fit --write its include", eds: inc, files: incFile, args: []string{"fit", "{f}", "--write", "{dir}/inc.toml"},
+			want: []string{"--write {dir}/inc.toml: is {dir}/inc.toml, which the scenario {f} includes"}},
+		{name: "fit --write and -o one file", eds: inc, files: incFile, args: []string{"fit", "{f}", "--write", "{dir}/o.toml", "-o", "{dir}/o.toml"},
+			want: []string{"--write {dir}/o.toml: is also the file of -o {dir}/o.toml, and one would replace the other; give each its own file"}},
+		{name: "plot -o p.svg --csv p.svg", args: []string{"plot", "ingress", "-o", "{dir}/p.svg", "--csv", "{dir}/p.svg"},
+			want: []string{"--csv {dir}/p.svg: is also the file of -o {dir}/p.svg"}},
+		{name: "import -o its input", files: map[string]string{"perf.txt": "x\n"}, args: []string{"import", "{dir}/perf.txt", "-o", "{dir}/perf.txt"},
+			want: []string{"-o {dir}/perf.txt: is the input {dir}/perf.txt, an input"}},
+		{name: "merge -o a shard", files: map[string]string{"s.json": "{}"}, args: []string{"merge", "{dir}/s.json", "-o", "{dir}/s.json"},
+			want: []string{"-o {dir}/s.json: is the shard {dir}/s.json, an input"}},
+	} {
+		c.code = 1
+		t.Run(c.name, c.run)
+	}
+	t.Run("links", func(t *testing.T) {
+		dir := t.TempDir()
+		f := filepath.Join(dir, "t.toml")
+		write(t, f, base)
+		if err := os.Symlink(f, filepath.Join(dir, "sym.toml")); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Link(f, filepath.Join(dir, "hard.toml")); err != nil {
+			t.Fatal(err)
+		}
+		for _, args := range [][]string{
+			{"run", filepath.Join(dir, "sym.toml"), "-o", f},
+			{"run", f, "-o", filepath.Join(dir, "hard.toml")},
+		} {
+			if _, errOut, code := answer(t, args...); code != 1 || !strings.Contains(errOut, "an input, and would be replaced") {
+				t.Errorf("contend %s: status %d, stderr %q", strings.Join(args, " "), code, errOut)
+			}
+		}
+		if b, _ := os.ReadFile(f); string(b) != base {
+			t.Errorf("%s was changed", f)
+		}
+	})
+}
+
+// A scenario named ../../escaped made advise --write DIR write two levels
+// above DIR: file names made from names keep to DIR.
+func TestAdviseWriteStaysInside(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "a", "b")
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f := filepath.Join(dir, "t.toml")
+	write(t, f, edited(t, ed{1, `name = "t"`, `name = "../../escaped"`}))
+	if _, errOut, code := answer(t, "advise", f, "--variant", "locked", "--cores", "2", "--write", out, "--format", "json"); code != 0 {
+		t.Fatalf("status %d; stderr:\n%s", code, errOut)
+	}
+	var written []string
+	for p := range snapshot(t, dir) {
+		if p != f {
+			written = append(written, p)
+		}
+		if rel, err := filepath.Rel(out, p); p != f && (err != nil || !filepath.IsLocal(rel)) {
+			t.Errorf("advise wrote %s, outside %s", p, out)
+		}
+	}
+	if len(written) == 0 {
+		t.Error("advise --write wrote nothing")
+	}
+}
+
+// import read "1,2,3,,4 cycles" as 1234 cycles and dropped "notanumber
+// cycles" without a word; --packets NaN wrote value = NaN.
+func TestImportRefusesWhatIsNotACount(t *testing.T) {
+	stat := func(line string) map[string]string {
+		return map[string]string{"perf.txt": " Performance counter stats for 'system wide':\n\n    28,012,345,678      cycles\n" + line + "\n\n      10.0 seconds time elapsed\n"}
+	}
+	for _, c := range []class{
+		{name: "commas misplaced", files: stat("       1,2,3,,4      cache-references"),
+			want: []string{"perf.txt:4: perf stat: cache-references: ", `"1,2,3,,4" is not a number; write it plainly or with a comma between each three digits`}},
+		{name: "not a number", files: stat("    notanumber cache-references   # 3 per packet"),
+			want: []string{"perf.txt:4: perf stat: cache-references: \"notanumber\" is not a count", "copy the line from its output, or remove it"}},
+		{name: "a tiny packet count", files: stat(""), args: []string{"import", "{dir}/perf.txt", "--variant", "v", "--packets", "1e-320"},
+			want: []string{"perf.txt:1: perf stat: cycles_per_packet +Inf is not a finite number; check the counts and --packets"}},
+		{name: "a table value with commas misplaced", files: map[string]string{"t.csv": "variant,axis,x,metric,value,unit\nv,cores,1,throughput,\"1,00,0\",Mpps\n"},
+			args: []string{"import", "{dir}/t.csv"}, want: []string{"t.csv:2: value: \"1,00,0\" is not a number"}},
+	} {
+		if c.args == nil {
+			c.args = []string{"import", "{dir}/perf.txt", "--variant", "v", "--packets", "1000"}
+		}
+		c.code = 1
+		t.Run(c.name, c.run)
+	}
+	// The counts perf prints are still read, and a line of prose after the
+	// counts is not taken for one.
+	c := class{name: "a good run", files: stat("       512,345,678      cache-references\nthat was the run"),
+		args: []string{"import", "{dir}/perf.txt", "--variant", "v", "--packets", "1000"}}
+	t.Run(c.name, c.run)
+}
+
+// A point where no packet completed printed 0 with no note: now the text
+// says why under the table, and csv and json mark the cell.
+func TestNoPacketsNoted(t *testing.T) {
+	long := []ed{{20, `work = "20ns"`, `work = "1000s"`}}
+	short := "no packet completed: the run is shorter than one packet; lengthen [run] duration"
+	for _, c := range []class{
+		{name: "text", eds: long, args: []string{"run", "{f}"}},
+		{name: "csv", eds: long, args: []string{"run", "{f}", "--format", "csv"}},
+		{name: "json", eds: long, args: []string{"run", "{f}", "--format", "json"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			write(t, filepath.Join(dir, "t.toml"), edited(t, c.eds...))
+			out, errOut, code := answer(t, append([]string{c.args[0], filepath.Join(dir, "t.toml")}, c.args[2:]...)...)
+			if code != 0 {
+				t.Fatalf("status %d: %s", code, errOut)
+			}
+			want := map[string]string{"text": "  cores=1 locked: " + short + "\n", "csv": ",0," + short + "\n", "json": `"notes": [`}[c.name]
+			if !strings.Contains(out, want) {
+				t.Errorf("output does not say %q:\n%s", want, out)
+			}
+		})
+	}
+	// Where packets complete there is no note: an empty csv cell, no
+	// "notes" in json, no line in text.
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "t.toml"), base)
+	for _, format := range []string{"text", "csv", "json"} {
+		out, errOut, code := answer(t, "run", filepath.Join(dir, "t.toml"), "--format", format)
+		if code != 0 || strings.Contains(out, "no packet completed") || strings.Contains(out, `"notes"`) || format == "csv" && !strings.HasSuffix(strings.Split(out, "\n")[1], ",") {
+			t.Errorf("%s: status %d, output:\n%s%s", format, code, out, errOut)
+		}
+	}
+}
+
+// noteOf tells a run too short for one packet from CPUs that waited: by the
+// share of their time spent spinning or asleep, against results made here.
+func TestNoteOf(t *testing.T) {
+	flood := []models.CoreResult{{CPU: 0, Role: "flood"}}
+	for _, c := range []struct {
+		name string
+		r    models.Result
+		want note
+	}{
+		{"packets", models.Result{Packets: 1, Cores: flood}, noteNone},
+		{"no flood CPU", models.Result{Cores: []models.CoreResult{{Role: "batch"}}}, noteNone},
+		{"working", models.Result{Cores: flood, Profile: []models.LabelResult{{WorkNs: 90, SpinNs: 10}}}, noteTooShort},
+		{"spinning", models.Result{Cores: flood, Profile: []models.LabelResult{{WorkNs: 10, SpinNs: 60, SleepNs: 30}}}, noteWaiting},
+	} {
+		if got := noteOf(&c.r); got != c.want {
+			t.Errorf("%s: note %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// Text explain left out the RCU section when there were no grace periods
+// (every synchronize_rcu expedited): it shows the section and says why.
+func TestExplainRCUWithoutGracePeriods(t *testing.T) {
+	batch := []ed{{35, `  { block = "rx" },`, `  { block = "rx" }, { synchronize_rcu = true },`}, {42, `kind = "flood"`, `kind = "batch"`}}
+	for _, c := range []struct {
+		name string
+		eds  []ed
+		want []string
+	}{
+		{"expedited", append(batch, ed{17, "jiffies_till_first_fqs = 1", "expedited = true"}),
+			[]string{"RCU (HZ=", "no grace periods: [kernel] expedited = true makes every synchronize_rcu a\n  synchronize_rcu_expedited", "synchronize_rcu_expedited  "}},
+		{"grace periods", batch, []string{"RCU (HZ=", " grace periods, ", "synchronize_rcu  "}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			f := filepath.Join(dir, "t.toml")
+			write(t, f, edited(t, c.eds...))
+			out, errOut, code := answer(t, "explain", f, "--variant", "locked")
+			if code != 0 {
+				t.Fatalf("status %d: %s", code, errOut)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("explain does not say %q:\n%s", w, out)
+				}
+			}
+		})
+	}
+}
+
+// ESC, BEL, NUL and U+202E in names reached the terminal raw ("\033[2J"
+// cleared it) and =HYPERLINK(...) reached CSV as a formula: text shows
+// each control as its escape, and a CSV cell that would be a formula starts
+// with a quote.
+func TestNamesEscaped(t *testing.T) {
+	const raw = "lo\x1b[2J\x07\x00\u202eck"
+	const shown = `lo\x1b[2J\x07\x00\u202eck`
+	const name = `lo\u001b[2J\u0007\u0000\u202eck`
+	src := strings.Replace(base, "[[variant]]\nname = \"locked\"", "[[variant]]\nname = \""+name+"\"", 1)
+	src = strings.Replace(src, "[[series]]\nname = \"box\"", "[[series]]\nname = \"=HYPERLINK(\\\"http://evil\\\")\"", 1)
+	src = strings.Replace(src, `variants = ["locked"]`, `variants = ["`+name+`"]`, 1)
+	src = strings.Replace(src, `variant = "locked"`, `variant = "`+name+`"`, 1)
+	dir := t.TempDir()
+	f := filepath.Join(dir, "t.toml")
+	write(t, f, src)
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"run", f}, []string{"cores  " + shown, "=HYPERLINK(\"http://evil\") (profile box)"}},
+		{[]string{"run", f, "--format", "csv"}, []string{`"'=HYPERLINK(""http://evil"")",box,` + shown + `,cores,1,`}},
+		{[]string{"validate", f}, []string{shown + "  cores"}},
+		{[]string{"validate", f, "--format", "csv"}, []string{`"'=HYPERLINK(""http://evil"")",` + shown + ",cores,"}},
+		{[]string{"explain", f, "--variant", raw}, []string{shown}},
+	} {
+		out, errOut, code := answer(t, c.args...)
+		if code != 0 {
+			t.Errorf("contend %q: status %d: %s", c.args, code, errOut)
+			continue
+		}
+		if strings.ContainsAny(out, "\x1b\x07\x00\u202e") {
+			t.Errorf("contend %q wrote a raw control character:\n%q", c.args, out)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("contend %q does not say %q:\n%s", c.args, w, out)
+			}
+		}
+	}
+	// An error naming the variant escapes it too.
+	_, errOut, _ := answer(t, "explain", f, "--variant", raw, "--series", "nope\x1b[2J")
+	if strings.ContainsAny(errOut, "\x1b\x07\x00\u202e") {
+		t.Errorf("the error holds a raw control character: %q", errOut)
+	}
+}
+
+// CSVCell against the cases OWASP lists: formulas quoted, numbers kept.
+func TestCSVCell(t *testing.T) {
+	for in, want := range map[string]string{
+		"=1+2": "'=1+2", "+1+2": "'+1+2", "-x": "'-x", "@SUM(A1)": "'@SUM(A1)", "\tx": `'\x09x`,
+		"-3.5": "-3.5", "1e-3": "1e-3", "plain": "plain", "": "", "a\u202eb": `a\u202eb`,
+	} {
+		if got := figures.CSVCell(in); got != want {
+			t.Errorf("CSVCell(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

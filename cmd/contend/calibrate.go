@@ -68,7 +68,7 @@ func cmdCalibrate(args []string, stdout, stderr io.Writer) error {
 		if err := writeAtomic(o.out, []byte(cal.Profile)); err != nil {
 			return err
 		}
-		fmt.Fprintf(stderr, "calibrate: wrote %s; simulate on it with --profile %s\n", o.out, o.out)
+		fmt.Fprint(stderr, termText(fmt.Sprintf("calibrate: wrote %s; simulate on it with --profile %s\n", o.out, o.out)))
 	}
 	var buf bytes.Buffer
 	switch {
@@ -102,8 +102,8 @@ func cmdCalibrate(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	_, err = stdout.Write(buf.Bytes())
-	return err
+	// To stdout even with -o, which took the profile.
+	return emit(&options{format: o.format}, stdout, &buf)
 }
 
 // measureHost runs calibrate's loops on this machine.

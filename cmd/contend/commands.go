@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/csv"
 	"fmt"
 	"io"
 	"io/fs"
@@ -58,6 +57,10 @@ type table struct {
 	// Intervals holds each value's median and 90% interval ([x][variant])
 	// when the profile's spread was sampled (--uncertainty).
 	Intervals [][]bounds `json:"intervals,omitempty"`
+	// Notes says, for each value ([x][variant]), why it is zero when no
+	// packet completed ("" where one did); absent when every point had
+	// packets.
+	Notes [][]string `json:"notes,omitempty"`
 }
 
 // unmeasured returns the variants of se with no reference for metric.
@@ -204,13 +207,13 @@ func renderTables(buf *bytes.Buffer, format string, tables []table) error {
 	case "json":
 		return writeJSON(buf, tables)
 	case "csv":
-		w := csv.NewWriter(buf)
+		w := newCSV(buf)
 		head := []string{"series", "profile", "variant", "axis", "x", "metric", "unit", "value"}
 		sampled := len(tables) > 0 && tables[0].Intervals != nil
 		if sampled {
 			head = append(head, "median", "low_5pct", "high_95pct")
 		}
-		w.Write(head)
+		w.Write(append(head, "note"))
 		for _, t := range tables {
 			for i, x := range t.X {
 				for j, v := range t.Variants {
@@ -219,7 +222,7 @@ func renderTables(buf *bytes.Buffer, format string, tables []table) error {
 						b := t.Intervals[i][j]
 						rec = append(rec, num(b.Median), num(b.Low), num(b.High))
 					}
-					w.Write(rec)
+					w.Write(append(rec, t.noteAt(i, j)))
 				}
 			}
 		}
@@ -268,9 +271,24 @@ func writeTable(buf *bytes.Buffer, t table) {
 	if t.Intervals != nil {
 		writeIntervals(buf, t)
 	}
+	for i, x := range t.X {
+		for j, v := range t.Variants {
+			if n := t.noteAt(i, j); n != "" {
+				fmt.Fprintf(buf, "  %s=%s %s: %s\n", t.Axis, num(x), v, n)
+			}
+		}
+	}
 	if len(t.Unmeasured) > 0 && len(t.Unmeasured) < len(t.Variants) {
 		fmt.Fprintf(buf, "  no published %s for %s: predictions only\n", t.Metric, strings.Join(t.Unmeasured, ", "))
 	}
+}
+
+// noteAt is the note of value [i][j], "" if it has none.
+func (t table) noteAt(i, j int) string {
+	if t.Notes == nil {
+		return ""
+	}
+	return t.Notes[i][j]
 }
 
 // writeIntervals lays out a table's medians and 90% intervals as the table
@@ -415,7 +433,7 @@ func writeChanges(buf *bytes.Buffer, format string, changes []scenarios.Change) 
 		}
 		return writeJSON(buf, changes)
 	case "csv":
-		w := csv.NewWriter(buf)
+		w := newCSV(buf)
 		w.Write([]string{"scenario", "series", "variant", "base", "axis", "x", "metric", "measured_pct", "predicted_pct"})
 		f2 := func(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
 		for _, c := range changes {
@@ -437,7 +455,7 @@ func writeChanges(buf *bytes.Buffer, format string, changes []scenarios.Change) 
 // With intervals (validate --uncertainty), each row also has its median, its
 // 90% interval and whether the measured figure falls inside.
 func writeRowsCSV(buf *bytes.Buffer, rows []scenarios.Row, ivs []interval) {
-	w := csv.NewWriter(buf)
+	w := newCSV(buf)
 	head := []string{"scenario", "variant", "axis", "x", "metric", "unit", "measured", "predicted", "error_pct", "role"}
 	if ivs != nil {
 		head = append(head, "median", "low_5pct", "high_95pct", "inside")
@@ -519,7 +537,13 @@ func cmdFit(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() != 1 {
 		return fmt.Errorf("name one scenario: contend fit ingress [--series ingress-bare]")
 	}
-	if *scan < 0 || *scan == 1 || *scan > 10000 {
+	if err := checkPath("--write", *write); err != nil {
+		return err
+	}
+	if err := o.files.write("--write", *write); err != nil {
+		return err
+	}
+	if *scan == 1 {
 		return fmt.Errorf("--scan %d: give 2 to 10000 values to try (100 or more to find a narrow window), or 0 for none", *scan)
 	}
 	s, err := load(fs.Arg(0), &o)
@@ -528,7 +552,7 @@ func cmdFit(args []string, stdout, stderr io.Writer) error {
 	}
 	var src []byte
 	if *write != "" {
-		if src, err = scenarioSource(fs.Arg(0), *write); err != nil {
+		if src, err = scenarioSource(fs.Arg(0)); err != nil {
 			return err
 		}
 	}
@@ -579,24 +603,18 @@ func cmdFit(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("nothing to fit: %s has no [[series]]%s; a series names the free parameters and calibrate points", s.Name, seriesNamed(*seriesName))
 	}
 	if src != nil {
-		if err := writeAtomic(*write, src); err != nil {
+		if err := writeFlagFile("--write", *write, src); err != nil {
 			return err
 		}
-		fmt.Fprintf(stderr, "fit: wrote %s\n", *write)
+		fmt.Fprintf(stderr, "fit: wrote %s\n", termText(*write))
 	}
 	return emit(&o, stdout, &buf)
 }
 
-// scenarioSource returns the text of the scenario arg names, refusing to
-// let out overwrite it.
-func scenarioSource(arg, out string) ([]byte, error) {
+// scenarioSource returns the text of the scenario arg names.
+func scenarioSource(arg string) ([]byte, error) {
 	if isBuiltin(arg) {
 		return fs.ReadFile(scenarios.Builtin(), arg+".toml")
-	}
-	if a, err := os.Stat(arg); err == nil {
-		if b, err := os.Stat(out); err == nil && os.SameFile(a, b) {
-			return nil, fmt.Errorf("--write %s is the scenario itself; fit never overwrites its input, write a copy", out)
-		}
 	}
 	return os.ReadFile(arg)
 }

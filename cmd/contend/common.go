@@ -35,6 +35,7 @@ type options struct {
 	maxEvents int64
 	stderr    io.Writer
 	profile   string // --profile: a profile file to simulate on
+	files     ioFiles
 }
 
 // newFlags declares the common flags; formats lists what the command prints,
@@ -60,7 +61,8 @@ func commonFlags(name string, o *options, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
-// parse parses flags that may come before or after the scenario names.
+// parse parses flags that may come before or after the scenario names; after
+// "--" every argument is a name, even one that starts with "-".
 func parse(fs *flag.FlagSet, o *options, args []string) error {
 	var pos []string
 	for {
@@ -73,23 +75,27 @@ func parse(fs *flag.FlagSet, o *options, args []string) error {
 		if fs.NArg() == 0 {
 			break
 		}
+		if rest := fs.Args(); len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
+			pos = append(pos, rest...)
+			break
+		}
 		pos = append(pos, fs.Arg(0))
 		args = fs.Args()[1:]
 	}
-	if err := fs.Parse(pos); err != nil {
+	if err := fs.Parse(append([]string{"--"}, pos...)); err != nil {
 		return errUsage
+	}
+	if err := checkBounds(fs, strings.TrimPrefix(fs.Name(), "contend ")); err != nil {
+		return err
 	}
 	if o.formats != nil && !slices.Contains(o.formats, o.format) {
 		return fmt.Errorf("--format %q: use %s", o.format, orList(o.formats))
 	}
-	if o.jobs < 1 {
-		return fmt.Errorf("--jobs %d: give at least 1", o.jobs)
-	}
-	if o.maxEvents < 0 {
-		return fmt.Errorf("--max-events %d: give at least 1, or 0 for the scenario's own bound", o.maxEvents)
-	}
 	// Checked before anything is simulated: a bad -o must not cost the run.
-	return checkOut(o.out)
+	if err := checkOut(o.out); err != nil {
+		return err
+	}
+	return o.files.write("-o", o.out)
 }
 
 // checkOut accepts as -o a regular file or a new path in an existing
@@ -159,10 +165,14 @@ func profileFlag(fs *flag.FlagSet, o *options) {
 }
 
 // load reads a built-in scenario by name or a file by path, and applies
-// the command's bounds to it.
+// the command's bounds to it. Every file it reads becomes an input of the
+// command, which no output may replace.
 func load(arg string, o *options) (*scenarios.Scenario, error) {
-	s, err := loadScenario(arg)
+	s, read, err := loadScenario(arg)
 	if err != nil {
+		return nil, err
+	}
+	if err := o.files.readScenario("scenario", arg, read); err != nil {
 		return nil, err
 	}
 	return withOptions(s, o)
@@ -177,8 +187,11 @@ func withOptions(s *scenarios.Scenario, o *options) (*scenarios.Scenario, error)
 		return s, nil
 	}
 	// --profile puts every series on the machine of a profile file.
-	p, err := loadFile(o.profile, scenarios.LoadProfile)
+	p, read, err := loadFile(o.profile, scenarios.LoadProfile)
 	if err != nil {
+		return nil, err
+	}
+	if err := o.files.readScenario("--profile", o.profile, read); err != nil {
 		return nil, err
 	}
 	s.UseProfile(p)
@@ -190,27 +203,32 @@ func isBuiltin(arg string) bool {
 	return !strings.HasSuffix(arg, ".toml") && !strings.ContainsRune(arg, os.PathSeparator)
 }
 
-func loadScenario(arg string) (*scenarios.Scenario, error) {
+// loadScenario loads the scenario arg names and returns the files it read
+// (none for a built-in).
+func loadScenario(arg string) (*scenarios.Scenario, []string, error) {
 	if !isBuiltin(arg) {
 		return loadFile(arg, scenarios.Load)
 	}
 	for _, n := range scenarios.BuiltinNames() {
 		if n == arg {
-			return scenarios.LoadBuiltin(n)
+			s, err := scenarios.LoadBuiltin(n)
+			return s, nil, err
 		}
 	}
-	return nil, fmt.Errorf("no scenario %q: use a built-in (%s) or a path to a .toml file", arg, strings.Join(scenarios.BuiltinNames(), ", "))
+	return nil, nil, fmt.Errorf("no scenario %q: use a built-in (%s) or a path to a .toml file", arg, strings.Join(scenarios.BuiltinNames(), ", "))
 }
 
 // loadFile reads a scenario from the file system, rooted at / so that an
-// include may climb out of the scenario's folder with "..".
-func loadFile[T any](arg string, loader func(fs.FS, string) (T, error)) (T, error) {
+// include may climb out of the scenario's folder with "..". It returns the
+// files the loader opened (arg and its includes), named as arg names them.
+func loadFile[T any](arg string, loader func(fs.FS, string) (T, error)) (T, []string, error) {
 	abs, err := filepath.Abs(arg)
 	if err != nil {
 		var none T
-		return none, fmt.Errorf("%s: %v", arg, err)
+		return none, nil, fmt.Errorf("%s: %v", arg, err)
 	}
-	s, err := loader(os.DirFS("/"), strings.TrimPrefix(filepath.ToSlash(abs), "/"))
+	rec := &recordFS{FS: os.DirFS("/")}
+	s, err := loader(rec, strings.TrimPrefix(filepath.ToSlash(abs), "/"))
 	// Errors name files from the root; the user needs them as seen from
 	// the path they gave.
 	rename := func(file string) string { return userPath(arg, abs, "/"+file) }
@@ -222,7 +240,25 @@ func loadFile[T any](arg string, loader func(fs.FS, string) (T, error)) (T, erro
 	if r, ok := any(s).(interface{ RenameFiles(func(string) string) }); ok && err == nil {
 		r.RenameFiles(rename)
 	}
-	return s, err
+	var read []string
+	for _, f := range rec.opened {
+		if f = rename(f); !slices.Contains(read, f) {
+			read = append(read, f)
+		}
+	}
+	return s, read, err
+}
+
+// recordFS notes the name of every file opened through it: the loader's
+// includes, as it resolves them.
+type recordFS struct {
+	fs.FS
+	opened []string
+}
+
+func (r *recordFS) Open(name string) (fs.File, error) {
+	r.opened = append(r.opened, name)
+	return r.FS.Open(name)
 }
 
 // userPath names file, found while loading arg (abs), the way arg names it.
@@ -329,13 +365,18 @@ func progressBar(f io.Writer) func(done, total int) {
 	}
 }
 
-// emit writes buf to stdout or atomically to o.out.
+// emit writes buf to stdout or atomically to o.out; text goes through
+// termText, so that no name in it acts on the terminal that shows it.
 func emit(o *options, stdout io.Writer, buf *bytes.Buffer) error {
+	data := buf.Bytes()
+	if o.format == "text" {
+		data = []byte(termText(buf.String()))
+	}
 	if o.out == "" {
-		_, err := stdout.Write(buf.Bytes())
+		_, err := stdout.Write(data)
 		return err
 	}
-	return writeAtomic(o.out, buf.Bytes())
+	return writeAtomic(o.out, data)
 }
 
 // writeAtomic writes data to a temporary file next to path and renames it

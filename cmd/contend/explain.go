@@ -27,20 +27,14 @@ func cmdExplain(args []string, stdout, stderr io.Writer) error {
 	if err := parse(fs, &o, args); err != nil {
 		return err
 	}
-	if *traceN < 0 || *traceN > maxTrace {
-		return fmt.Errorf("--trace %d: give how many line transfers to list, 0 to %d", *traceN, maxTrace)
-	}
 	if *traceLines != "" && *traceN == 0 {
 		return fmt.Errorf("--trace-line %q: give --trace N too, the number of transfers to list", *traceLines)
 	}
-	if *traceFrom < 0 || (*traceFrom > 0 && *traceN == 0) {
+	if *traceFrom > 0 && *traceN == 0 {
 		return fmt.Errorf("--trace-from %v: give a time from the start of the measured interval (0 or more, e.g. 4ms), with --trace N", *traceFrom)
 	}
 	if fs.NArg() != 1 || *variant == "" {
 		return fmt.Errorf("usage: contend explain SCENARIO --variant NAME [--cores N] [--series NAME]")
-	}
-	if *cores < 0 {
-		return fmt.Errorf("--cores %d: give a number of flood CPUs, at least 1 (0: the workload's)", *cores)
 	}
 	s, err := load(fs.Arg(0), &o)
 	if err != nil {
@@ -356,15 +350,25 @@ func isLock(res *models.Result, name string) bool {
 
 // writeRCUWhy explains time spent waiting for grace periods and memory
 // waiting to be freed: the latency of each kind of RCU call, the timeline
-// of a typical synchronize_rcu phase by phase, and why.
+// of a typical synchronize_rcu phase by phase, and why. A workload that
+// made RCU calls gets the section even when no grace period ran, with the
+// reason.
 func writeRCUWhy(buf *bytes.Buffer, w *models.World, res *models.Result) {
 	r := res.RCU
-	if r.GracePeriods == 0 {
+	if r.GracePeriods == 0 && len(r.Calls) == 0 {
 		return
 	}
 	k := w.K
-	fmt.Fprintf(buf, "\nRCU (%s): %d grace periods, %.3f ms on average (p99 %.3f ms), %.2f callbacks each;\n", kernelName(k), r.GracePeriods, r.MeanGPMs, r.P99GPMs, r.CallbacksPerGP)
-	fmt.Fprintf(buf, "  first force-quiescent-state scan after %d jiff%s (%.1f ms), then every %d; %d scans.\n", k.JiffiesTillFirstFQS, map[bool]string{true: "y", false: "ies"}[k.JiffiesTillFirstFQS == 1], float64(k.JiffiesTillFirstFQS)*w.Jiffy.Seconds()*1e3, k.JiffiesTillNextFQS, r.FQSScans)
+	switch {
+	case r.GracePeriods == 0 && k.Expedited:
+		fmt.Fprintf(buf, "\nRCU (%s): no grace periods: [kernel] expedited = true makes every synchronize_rcu a\n", kernelName(k))
+		fmt.Fprintf(buf, "  synchronize_rcu_expedited, which IPIs the busy CPUs rather than waiting for a grace period.\n")
+	case r.GracePeriods == 0:
+		fmt.Fprintf(buf, "\nRCU (%s): no grace period ended in the measured interval: the run is shorter than one; lengthen [run] duration.\n", kernelName(k))
+	default:
+		fmt.Fprintf(buf, "\nRCU (%s): %d grace periods, %.3f ms on average (p99 %.3f ms), %.2f callbacks each;\n", kernelName(k), r.GracePeriods, r.MeanGPMs, r.P99GPMs, r.CallbacksPerGP)
+		fmt.Fprintf(buf, "  first force-quiescent-state scan after %d jiff%s (%.1f ms), then every %d; %d scans.\n", k.JiffiesTillFirstFQS, map[bool]string{true: "y", false: "ies"}[k.JiffiesTillFirstFQS == 1], float64(k.JiffiesTillFirstFQS)*w.Jiffy.Seconds()*1e3, k.JiffiesTillNextFQS, r.FQSScans)
+	}
 	if len(r.Calls) > 0 {
 		tw := tabwriter.NewWriter(buf, 0, 4, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintf(tw, "  call\tcount\tmin ms\tmean ms\tp50 ms\tp99 ms\tmax ms\t\n")

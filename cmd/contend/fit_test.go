@@ -22,7 +22,7 @@ func TestFitWriteRefusesItsInput(t *testing.T) {
 	}
 	var out, errb bytes.Buffer
 	code := Main([]string{"fit", path, "--write", filepath.Join(dir, ".", "ingress.toml")}, &out, &errb)
-	if code != 1 || !strings.Contains(errb.String(), "never overwrites its input") {
+	if code != 1 || !strings.Contains(errb.String(), "an input, and would be replaced") {
 		t.Errorf("exit %d, stderr %q; want a refusal", code, errb.String())
 	}
 	if got, _ := os.ReadFile(path); !bytes.Equal(got, src) {

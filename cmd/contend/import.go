@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -72,6 +73,9 @@ func cmdImport(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("--role %q: use validate or calibrate", io.role)
 	}
 	path := fs.Arg(0)
+	if err := o.files.read("the input "+path, path); err != nil {
+		return err
+	}
 	src, err := os.ReadFile(path)
 	if err != nil {
 		return err
@@ -100,6 +104,13 @@ func importFile(name string, src []byte, o importOptions) (string, error) {
 	}
 	if err := assignVariants(name, blocks, o.variants); err != nil {
 		return "", err
+	}
+	for _, bl := range blocks {
+		for _, p := range bl.points {
+			if math.IsNaN(p.value) || math.IsInf(p.value, 0) {
+				return "", fmt.Errorf("%s:%d: %s: %s %s is not a finite number; check the counts and --packets", name, p.line, bl.kind, p.metric, strconv.FormatFloat(p.value, 'g', -1, 64))
+			}
+		}
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "# contend import %s: %d blocks; add these to a [[series]] of the scenario\n", commentText(name), len(blocks))
@@ -258,14 +269,23 @@ func parseTable(name string, src []byte, o importOptions) ([]block, error) {
 }
 
 // number parses a measured value: finite, written plainly or with
-// thousands separators as perf prints them.
+// thousands separators as perf prints them (1,234,567; not 1,2,3,,4).
 func number(s string) (float64, error) {
-	v, err := strconv.ParseFloat(strings.ReplaceAll(s, ",", ""), 64)
+	plain := s
+	if strings.Contains(s, ",") {
+		if !grouped.MatchString(s) {
+			return 0, fmt.Errorf("%q is not a number; write it plainly or with a comma between each three digits, as perf does (1,234,567)", s)
+		}
+		plain = strings.ReplaceAll(s, ",", "")
+	}
+	v, err := strconv.ParseFloat(plain, 64)
 	if err != nil || v != v || v > 1e300 || v < -1e300 {
 		return 0, fmt.Errorf("%q is not a number", s)
 	}
 	return v, nil
 }
+
+var grouped = regexp.MustCompile(`^[+-]?[0-9]{1,3}(,[0-9]{3})+(\.[0-9]*)?$`)
 
 var (
 	timeBench   = regexp.MustCompile(`time_bench: Type:(\S+) Per elem: (\d+) cycles\(tsc\) ([0-9.]+) ns`)
@@ -274,6 +294,10 @@ var (
 	statStart   = regexp.MustCompile(`Performance counter stats for`)
 	statCount   = regexp.MustCompile(`^\s*([0-9][0-9,.]*)\s+(?:msec\s+)?([a-zA-Z][\w:/-]*)`)
 	statElapsed = regexp.MustCompile(`^\s*([0-9.]+) seconds time elapsed`)
+	// statLike is a line laid out as a count (a value, an event, perf's
+	// comment) whatever its value is: one that is not a count is refused
+	// rather than dropped.
+	statLike = regexp.MustCompile(`^\s*(\S+)\s+(?:msec\s+)?([a-zA-Z][\w:/-]*)\s*(?:#.*)?$`)
 )
 
 // parseText finds the perf stat runs, perf reports and time_bench lines of
@@ -364,6 +388,9 @@ func parseText(name string, src []byte, o importOptions) ([]block, error) {
 				return nil, fmt.Errorf("%s:%d: perf stat: %s: %v", name, n, m[2], err)
 			}
 			counts[m[2]] = v
+		case cur != nil && cur.kind == "perf stat" && statLike.MatchString(text):
+			m := statLike.FindStringSubmatch(text)
+			return nil, fmt.Errorf("%s:%d: perf stat: %s: %q is not a count; perf stat writes a count as digits with commas (1,234,567): copy the line from its output, or remove it", name, n, m[2], m[1])
 		case strings.TrimSpace(text) == "":
 			if cur != nil && cur.kind == "perf report" && len(cur.points) > 0 {
 				if err := finish(); err != nil {

@@ -51,7 +51,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprint(stdout, usage)
 			return 0
 		}
-		fmt.Fprintf(stderr, "contend: unknown command %q\n%s", args[0], usage)
+		fmt.Fprintf(stderr, "contend: unknown command %q\n%s", args[0], usage) // %q escapes it
 		return 2
 	}
 	if err := cmd(args[1:], stdout, stderr); err != nil {
@@ -61,7 +61,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		case err == errUsage:
 			return 2
 		}
-		fmt.Fprintf(stderr, "contend %s: %v\n", args[0], err)
+		fmt.Fprintf(stderr, "contend %s: %s\n", args[0], termText(err.Error()))
 		return 1
 	}
 	return 0

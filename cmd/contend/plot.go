@@ -44,11 +44,8 @@ func cmdPlot(args []string, stdout, stderr io.Writer) error {
 	if err := checkPath("--csv", *csvOut); err != nil {
 		return err
 	}
-	if *width < 1 {
-		return fmt.Errorf("--width %g: give at least 1 (inches)", *width)
-	}
-	if *window <= 0 {
-		return fmt.Errorf("--window %v: give a positive span such as 100ms", *window)
+	if err := o.files.write("--csv", *csvOut); err != nil {
+		return err
 	}
 	s, err := load(fs.Arg(0), &o)
 	if err != nil {
@@ -63,7 +60,7 @@ func cmdPlot(args []string, stdout, stderr io.Writer) error {
 	}
 	data, err := fig.Render(vg.Length(*width)*vg.Inch, format)
 	if err != nil {
-		return err
+		return fmt.Errorf("--width %g: %w", *width, err)
 	}
 	if *csvOut != "" {
 		var buf bytes.Buffer

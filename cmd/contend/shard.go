@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -13,8 +14,9 @@ import (
 	"strings"
 )
 
-// shardKind marks a file as a shard, so merge refuses any other JSON.
-const shardKind = "contend sweep shard v1"
+// shardKind marks a file as a shard, so merge refuses any other JSON. v2
+// added the digest.
+const shardKind = "contend sweep shard v2"
 
 // shardSlice is slice Index of Count: the points whose number modulo Count
 // is Index. Dealing points round-robin spreads the heavy points (many CPUs)
@@ -39,6 +41,20 @@ type shardFile struct {
 	Groups    []sweepGroup   `json:"groups"`
 	Points    []shardPoint   `json:"points"` // every point of the sweep, not only this slice's
 	Results   []shardResult  `json:"results"`
+	// Digest is the sha256 of the shard without it: the scenarios' hashes
+	// say which sweep a shard belongs to, the digest that its values are
+	// the ones sweep wrote.
+	Digest string `json:"digest"`
+}
+
+// digest returns the sha256 of f's JSON with the digest left empty.
+func (f shardFile) digest() string {
+	f.Digest = ""
+	b, err := json.Marshal(f)
+	if err != nil {
+		panic("contend: a shard does not encode: " + err.Error())
+	}
+	return fmt.Sprintf("sha256:%x", sha256.Sum256(b))
 }
 
 type shardPoint struct {
@@ -72,6 +88,7 @@ func (p *sweepPlan) shard(sl shardSlice, format string, seed int64, values [][]f
 		}
 		f.Results = append(f.Results, r)
 	}
+	f.Digest = f.digest()
 	return f
 }
 
@@ -174,6 +191,9 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 	files := fs.Args()
 	shards := make([]*shardFile, len(files))
 	for k, name := range files {
+		if err := o.files.read("the shard "+name, name); err != nil {
+			return err
+		}
 		var err error
 		if shards[k], err = readShard(name); err != nil {
 			return err
@@ -187,13 +207,20 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	format := orDefault(o.format, shards[0].Format)
-	if !slices.Contains([]string{"text", "csv", "json"}, format) {
-		return fmt.Errorf("--format %q: use text, csv or json", format)
+	// Checked once the shards are known to fit together, so that an error
+	// there names what does not fit; no value is printed before.
+	for k, f := range shards {
+		if f.digest() != f.Digest {
+			return fmt.Errorf("%s: its contents do not match its digest: the file was edited after sweep wrote it; sweep that slice again", files[k])
+		}
+	}
+	o.format = orDefault(o.format, shards[0].Format)
+	if !slices.Contains([]string{"text", "csv", "json"}, o.format) {
+		return fmt.Errorf("--format %q: use text, csv or json", o.format)
 	}
 	p := &sweepPlan{Scenarios: shards[0].Scenarios, Groups: shards[0].Groups}
 	var buf bytes.Buffer
-	if err := renderTables(&buf, format, p.tables(values)); err != nil {
+	if err := renderTables(&buf, o.format, p.tables(values)); err != nil {
 		return err
 	}
 	return emit(&o, stdout, &buf)
@@ -222,6 +249,11 @@ func readShard(name string) (*shardFile, error) {
 			why = err.Error()
 		}
 		return nil, fmt.Errorf("%s: not a shard of this version of contend (%s); give the files contend sweep --shard I/N wrote", name, why)
+	}
+	// A second object (two shards pasted into one file) would go unread.
+	end := dec.InputOffset()
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%s: more follows the shard, from byte %d; a shard file holds one JSON object, as sweep --shard wrote it: merge each shard from its own file", name, end)
 	}
 	return &f, nil
 }
@@ -298,11 +330,14 @@ func fill(name string, f *shardFile, values [][]float64, widths []int) error {
 			return fmt.Errorf("%s: point %d is not one of slice %s or comes twice; the file was edited, sweep that slice again", name, r.Point, f.Shard)
 		}
 		if len(r.Values) != widths[r.Point] {
-			return fmt.Errorf("%s: point %d has %d values, its group %d metrics; the file was edited, sweep that slice again", name, r.Point, len(r.Values), widths[r.Point])
+			return fmt.Errorf("%s: point %d has %d values, its group %d metrics and a note; the file was edited, sweep that slice again", name, r.Point, len(r.Values), widths[r.Point]-1)
 		}
 		vs := make([]float64, len(r.Values))
 		for m, v := range r.Values {
 			vs[m] = float64(v)
+		}
+		if n := note(vs[len(vs)-1]); n < noteNone || n > noteWaiting || float64(n) != vs[len(vs)-1] {
+			return fmt.Errorf("%s: point %d has note %v, which is none of 0, 1 or 2; the file was edited, sweep that slice again", name, r.Point, vs[len(vs)-1])
 		}
 		values[r.Point] = vs
 	}
@@ -324,7 +359,7 @@ func layout(name string, f *shardFile) ([]int, error) {
 			return nil, fmt.Errorf("%s: group %d does not match the point list; the file was edited, sweep again", name, g)
 		}
 		for range n * gr.Replications {
-			widths = append(widths, len(gr.Metrics))
+			widths = append(widths, len(gr.Metrics)+1) // and the point's note
 		}
 	}
 	if len(widths) != len(f.Points) || f.Shard.Count < 1 {

@@ -2,11 +2,13 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -152,6 +154,13 @@ func TestMergeErrors(t *testing.T) {
 	cut := write("cut.json", string(src[:len(src)/2]))
 	moved := write("moved.json", strings.Replace(string(src), `"point": 2,`, `"point": 3,`, 1))
 	short := write("short.json", strings.Replace(string(src), `"replications": 1,`, `"replications": 1000000000000,`, 1))
+	value := regexp.MustCompile(`("values": \[\s*)([-0-9.e+]+)`)
+	if !value.Match(src) {
+		t.Fatalf("no value in %s", paths[2])
+	}
+	edited := write("edited.json", value.ReplaceAllString(string(src), "${1}1234.5"))
+	twice := write("twice.json", string(src)+string(src))
+	trailing := write("trailing.json", string(src)+"x")
 	for _, tc := range []struct {
 		files []string
 		want  string
@@ -166,6 +175,9 @@ func TestMergeErrors(t *testing.T) {
 		{[]string{paths[0], paths[1], moved}, "moved.json: point 3 is not one of slice 2/3"},
 		{[]string{short, paths[0], paths[1]}, "short.json: group 0 does not match the point list"},
 		{[]string{filepath.Join(dir, "none.json")}, "none.json: no such file"},
+		{[]string{paths[0], paths[1], edited}, "edited.json: its contents do not match its digest: the file was edited after sweep wrote it; sweep that slice again"},
+		{[]string{paths[0], paths[1], twice}, fmt.Sprintf("twice.json: more follows the shard, from byte %d; a shard file holds one JSON object", len(src)-1)},
+		{[]string{paths[0], paths[1], trailing}, "trailing.json: more follows the shard"},
 	} {
 		_, errOut, code := contend(t, append([]string{"merge"}, tc.files...)...)
 		if code != 1 || !strings.Contains(errOut, tc.want) || strings.Count(errOut, "\n") != 1 {
@@ -221,20 +233,45 @@ func TestShardAutoSlurmFromOne(t *testing.T) {
 }
 
 // Merge reads files from anywhere: whatever it is given, it answers with an
-// error or the tables, never a panic.
+// error or the tables, never a panic. The digest makes the one shard seeded
+// here the only one it accepts: any input merged must decode to that shard
+// (spacing and key order aside), so no edited value gets through.
 func FuzzMerge(f *testing.F) {
 	dir := f.TempDir()
 	var o bytes.Buffer
 	if Main([]string{"sweep", "testdata/sweep200.toml", "--series", "small-a", "--shard", "0/1", "--format", "csv"}, &o, io.Discard) != 0 {
 		f.Fatal("sweep --shard 0/1 failed")
 	}
+	var sweptShard shardFile
+	if err := json.Unmarshal(o.Bytes(), &sweptShard); err != nil {
+		f.Fatal(err)
+	}
+	swept, _ := json.Marshal(sweptShard)
 	f.Add(o.Bytes())
-	f.Add([]byte(`{"kind": "contend sweep shard v1", "shard": {"index": 0, "count": 1}, "groups": [{"x": [1], "variants": ["a"], "replications": 1, "metrics": [{}]}], "points": [{}], "results": [{"point": 0, "values": ["NaN"]}]}`))
+	f.Add(append(bytes.Clone(o.Bytes()), o.Bytes()...))
+	f.Add(bytes.Replace(o.Bytes(), []byte(`"values": [`), []byte(`"values": [1, `), 1))
+	f.Add([]byte(`{"kind": "contend sweep shard v2", "shard": {"index": 0, "count": 1}, "groups": [{"x": [1], "variants": ["a"], "replications": 1, "metrics": [{}]}], "points": [{}], "results": [{"point": 0, "values": ["NaN", 0]}]}`))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		p := filepath.Join(dir, "f.json")
 		if err := os.WriteFile(p, src, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		contend(t, "merge", p)
+		out, errOut, code := contend(t, "merge", p)
+		switch code {
+		case 0:
+			var got shardFile
+			if err := json.Unmarshal(src, &got); err != nil {
+				t.Fatalf("merge accepted what does not decode: %v", err)
+			}
+			if b, _ := json.Marshal(got); !bytes.Equal(b, swept) {
+				t.Fatalf("merge accepted a shard that is not the one sweep wrote:\n%s", out)
+			}
+		case 1:
+			if out != "" || errOut == "" {
+				t.Fatalf("a refused merge printed %q and %q; want an error on stderr only", out, errOut)
+			}
+		default:
+			t.Fatalf("status %d: %s", code, errOut)
+		}
 	})
 }

@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"sync"
 
+	"contend/models"
 	"contend/scenarios"
 )
 
@@ -145,13 +147,13 @@ func (p *sweepPlan) run(pts []planPoint, todo []int, jobs int, progress func(don
 		if err != nil {
 			return err
 		}
-		vs := make([]float64, len(g.Metrics))
+		vs := make([]float64, len(g.Metrics), len(g.Metrics)+1)
 		for m, mu := range g.Metrics {
 			if vs[m], err = scenarios.Metric(r, mu.Metric, mu.Unit); err != nil {
 				return err
 			}
 		}
-		values[i] = vs
+		values[i] = append(vs, float64(noteOf(r)))
 		return nil
 	})
 	return values, err
@@ -202,28 +204,76 @@ func (p *sweepPlan) intervals(n, jobs int, progress func(done, total int)) ([][]
 }
 
 // tables averages each point's metrics over its replications, in the order
-// and with the arithmetic of Scenario.MeanMetric.
+// and with the arithmetic of Scenario.MeanMetric. A cell where a
+// replication completed no packet carries its note.
 func (p *sweepPlan) tables(values [][]float64) []table {
 	var out []table
 	for _, g := range p.Groups {
 		for m, mu := range g.Metrics {
 			t := table{Series: g.Series, Profile: g.Profile, Metric: mu.Metric, Unit: mu.Unit, Axis: g.Axis,
 				Variants: g.Variants, X: g.X, Values: make([][]float64, len(g.X)), Unmeasured: mu.Unmeasured}
+			notes := make([][]string, len(g.X))
+			noted := false
 			for i := range g.X {
 				t.Values[i] = make([]float64, len(g.Variants))
+				notes[i] = make([]string, len(g.Variants))
 				for j := range g.Variants {
 					at := g.first + (i*len(g.Variants)+j)*g.Replications
 					var sum float64
+					var n note
 					for _, vs := range values[at : at+g.Replications] {
 						sum += vs[m]
+						n = max(n, note(vs[len(g.Metrics)]))
 					}
 					t.Values[i][j] = sum / float64(g.Replications)
+					notes[i][j] = n.String()
+					noted = noted || n != noteNone
 				}
+			}
+			if noted {
+				t.Notes = notes
 			}
 			out = append(out, t)
 		}
 	}
 	return out
+}
+
+// note says why a point's figures are zero: no packet completed in its
+// measured interval. It travels in shards as the last value of a point.
+type note int
+
+const (
+	noteNone     note = iota
+	noteTooShort      // the CPUs worked, but no packet finished
+	noteWaiting       // the CPUs waited (spun or slept) most of the time
+)
+
+func (n note) String() string {
+	switch n {
+	case noteTooShort:
+		return "no packet completed: the run is shorter than one packet; lengthen [run] duration"
+	case noteWaiting:
+		return "no packet completed: the CPUs spent most of the run waiting on a lock or asleep, a deadlock or starvation; see contend explain"
+	}
+	return ""
+}
+
+// noteOf returns the note of a result: none if a packet completed or the
+// workload has no flood CPUs.
+func noteOf(r *models.Result) note {
+	if r.Packets > 0 || !slices.ContainsFunc(r.Cores, func(c models.CoreResult) bool { return c.Role == "flood" }) {
+		return noteNone
+	}
+	var wait, all float64
+	for _, l := range r.Profile {
+		wait += l.SpinNs + l.SleepNs
+		all += l.WorkNs + l.StallNs + l.SpinNs + l.SleepNs
+	}
+	if wait > all/2 {
+		return noteWaiting
+	}
+	return noteTooShort
 }
 
 // parallel calls f(0..n-1) on jobs goroutines and returns the error of the

@@ -82,7 +82,7 @@ func samplesFlag(fs *flag.FlagSet, what, then string) *int {
 
 // checkSamples refuses a sample count that gives no interval.
 func checkSamples(n int) error {
-	if n < 0 || n == 1 {
+	if n == 1 {
 		return fmt.Errorf("--uncertainty %d: give at least 2 samples (20 or more for a useful 90%% interval), or 0 for none", n)
 	}
 	return nil

@@ -113,7 +113,7 @@ func TestUncertaintyErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"validate", "ingress", "--uncertainty", "1"}, "--uncertainty 1: give at least 2 samples"},
-		{[]string{"validate", "ingress", "--uncertainty", "-3"}, "--uncertainty -3: give at least 2 samples"},
+		{[]string{"validate", "ingress", "--uncertainty", "-3"}, "--uncertainty -3: give a number of samples (20 or more for a useful 90% interval; 0: none), from 0 to 1000"},
 		{[]string{"validate", bad, "--uncertainty", "4"}, "u.toml:13:1: profile.box.same_socket spread: negative duration"},
 		{[]string{"run", "ingress", "--uncertainty", "1"}, "--uncertainty 1: give at least 2 samples"},
 		{[]string{"sweep", "ingress", "--shard", "0/2", "--uncertainty", "4"}, "--uncertainty with --shard"},
@@ -136,7 +136,7 @@ func TestSpreadInCycles(t *testing.T) {
 	if err := os.WriteFile(path, []byte(strings.Replace(string(src), "SPREAD", "135cyc ± 30cyc", 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := loadScenario(path)
+	s, _, err := loadScenario(path)
 	if err != nil {
 		t.Fatal(err)
 	}
