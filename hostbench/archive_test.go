@@ -118,3 +118,32 @@ func TestReadRecord(t *testing.T) {
 		}
 	}
 }
+
+// FuzzReadRecord: any bytes give a record or an error naming the file,
+// never a panic; a record read back has a loop for every figure.
+func FuzzReadRecord(f *testing.F) {
+	data, err := os.ReadFile("testdata/hosts/xeon-kvm-2vcpu-2026-12-01-run1.json")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(data)
+	f.Add([]byte(`{"figures": [{"name": "x", "bench": "ticket cpus=[0 1] work=5", "ns_per_op": {"median": 3, "n": 1}}], "profile": "sockets = 1\ncores_per_socket = 2\nthreads_per_core = 1\n"}`))
+	f.Add([]byte(`{"figures": [{"name": "x", "bench": "add cpus=[", "ns_per_op": {"median": -1, "n": 1}}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		figs, topo, _, err := ReadRecord("f.json", data)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "f.json: ") {
+				t.Fatalf("error %q does not name the file", err)
+			}
+			return
+		}
+		if len(topo.CPUs) == 0 {
+			t.Fatal("a record read back with no CPU")
+		}
+		for _, fg := range figs {
+			if len(fg.Job.CPUs) == 0 {
+				t.Fatalf("figure %q has no CPU", fg.Name)
+			}
+		}
+	})
+}

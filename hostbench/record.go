@@ -63,6 +63,9 @@ func ReadRecord(name string, data []byte) ([]Figure, Topology, Provenance, error
 			return nil, Topology{}, Provenance{}, fmt.Errorf("%s: figure %q has median %v ns; a loop takes a positive time", name, f.Name, f.Stat.Median)
 		}
 	}
+	if len(r.Topology) > maxRecordCPUs {
+		return nil, Topology{}, Provenance{}, fmt.Errorf("%s: %d CPUs in the topology, more than the %d a record may hold", name, len(r.Topology), maxRecordCPUs)
+	}
 	topo := Topology{CPUs: r.Topology}
 	if len(topo.CPUs) == 0 {
 		var err error
@@ -124,6 +127,10 @@ func parseJob(s string) (Job, error) {
 	return j, nil
 }
 
+// maxRecordCPUs bounds the machine a record describes (each count is at
+// most 4096 too, so the product does not wrap).
+const maxRecordCPUs = 4096
+
 // shapeTopology rebuilds a machine from a profile's shape lines (sockets,
 // cores_per_socket, threads_per_core, cores_per_llc), numbered as Linux
 // numbers CPUs: every physical core first, then their SMT siblings.
@@ -159,6 +166,9 @@ func shapeTopology(profile string) (Topology, error) {
 	perLLC, err := get("cores_per_llc", cores)
 	if err != nil {
 		return Topology{}, err
+	}
+	if sockets*cores*threads > maxRecordCPUs {
+		return Topology{}, fmt.Errorf("the profile's %d sockets × %d cores × %d threads are more than the %d CPUs a record may hold", sockets, cores, threads, maxRecordCPUs)
 	}
 	var t Topology
 	for range threads {

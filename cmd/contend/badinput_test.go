@@ -347,6 +347,23 @@ func TestRunBound(t *testing.T) {
 	}
 }
 
+// calibrate --from reads a stored record, and says which file is not one.
+func TestCalibrateFromBadInput(t *testing.T) {
+	for _, c := range []class{
+		{name: "missing", args: []string{"calibrate", "--from", "{dir}/none.json"}, want: []string{"none.json"}},
+		{name: "not a record", files: map[string]string{"r.json": `{"figures": [], "what": 1}`}, args: []string{"calibrate", "--from", "{dir}/r.json"},
+			want: []string{"r.json: not a calibrate record (contend calibrate --format json)", "what"}},
+		{name: "unknown loop", files: map[string]string{"r.json": `{"figures": [{"name": "x", "bench": "spin cpus=[0]", "ns_per_op": {"median": 1, "n": 1}}]}`},
+			args: []string{"calibrate", "--from", "{dir}/r.json"}, want: []string{`r.json: figure "x": loop "spin cpus=[0]": unknown kernel "spin"`}},
+		{name: "two records", files: map[string]string{"r.json": `{"figures": []} {"figures": []}`}, args: []string{"calibrate", "--from", "{dir}/r.json"},
+			want: []string{"r.json: data after the record"}},
+		{name: "quick", args: []string{"calibrate", "--quick", "--from", "{dir}/none.json"}, want: []string{"--quick and --from", "drop --quick"}},
+	} {
+		c.code = 1
+		t.Run(c.name, c.run)
+	}
+}
+
 // fit refuses a scan that could find nothing, and says so when no series
 // has anything to fit rather than stopping at the first that has not.
 func TestFitBadInput(t *testing.T) {
