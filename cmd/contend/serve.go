@@ -18,6 +18,10 @@ import (
 	"contend/web"
 )
 
+// maxServeRuns bounds --max-runs: more runs than that at once only share
+// the CPUs thinner.
+const maxServeRuns = 256
+
 func cmdServe(args []string, stdout, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -47,8 +51,8 @@ func serveUntil(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		return errUsage
 	}
-	if *maxRuns < 1 {
-		return fmt.Errorf("--max-runs %d: allow at least 1", *maxRuns)
+	if *maxRuns < 1 || *maxRuns > maxServeRuns {
+		return fmt.Errorf("--max-runs %d: allow from 1 to %d runs at once (each simulates on its own goroutine)", *maxRuns, maxServeRuns)
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("serve takes no scenario names (got %s); pick them in the page, or give --dir", fs.Arg(0))

@@ -229,6 +229,7 @@ func TestServeBadFlags(t *testing.T) {
 		{[]string{"--dir", "/no/such/folder"}, "--dir /no/such/folder: not a folder"},
 		{[]string{"--addr", "nonsense"}, "--addr nonsense"},
 		{[]string{"--max-runs", "0"}, "--max-runs 0"},
+		{[]string{"--max-runs", "100000"}, "--max-runs 100000: allow from 1 to 256"},
 		{[]string{"--allow-host", "lab.example:8080"}, "-allow-host: give a host name or address without a port"},
 		{[]string{"--allow-host", ""}, "-allow-host: give a host name"},
 		{[]string{"--allow-host", "http://lab.example"}, "-allow-host: give a host name"},
