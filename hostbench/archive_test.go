@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"contend/scenarios"
 )
@@ -146,4 +147,15 @@ func FuzzReadRecord(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A profile's header gives back the provenance it was written from: a
+// record older than its host field is read through it.
+func TestHeaderProvenanceRoundTrip(t *testing.T) {
+	want := Provenance{CPU: "Intel(R) Xeon(R) Processor", CPUID: "GenuineIntel family 6 model 167 stepping 1", MHz: "2600.000",
+		Kernel: "6.18.44", Hypervisor: "KVM", Date: time.Date(2026, 12, 1, 18, 35, 10, 0, time.UTC), Tool: "contend (devel)", Go: "go1.26.8",
+		Load: "1.56 1.33 1.21 1/89 17836", Sched: "SCHED_FIFO priority 1", Effort: "full: 61 samples of about 10ms per figure"}
+	if got := headerProvenance(ProfileTOML("host", nil, nil, want, nil)); got != want {
+		t.Errorf("read back %+v\nwant %+v", got, want)
+	}
 }

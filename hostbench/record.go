@@ -186,31 +186,25 @@ func shapeTopology(profile string) (Topology, error) {
 // Provenance.lines writes it.
 func headerProvenance(profile string) Provenance {
 	var p Provenance
+	plain := map[string]*string{"cpuid": &p.CPUID, "kernel": &p.Kernel, "hypervisor": &p.Hypervisor,
+		"load average when measuring started": &p.Load, "scheduling": &p.Sched, "effort": &p.Effort}
 	for _, l := range strings.Split(profile, "\n") {
 		k, v, ok := strings.Cut(strings.TrimPrefix(l, "# "), ": ")
-		if !ok || !strings.HasPrefix(l, "# ") {
+		if !ok || !strings.HasPrefix(l, "# ") || v == "unknown" {
 			continue
 		}
 		switch k {
 		case "cpu":
 			p.CPU, p.MHz, _ = strings.Cut(v, " (")
 			p.MHz, _, _ = strings.Cut(p.MHz, " MHz")
-		case "cpuid":
-			p.CPUID = v
-		case "kernel":
-			p.Kernel = v
-		case "hypervisor":
-			p.Hypervisor = v
 		case "date":
 			p.Date, _ = time.Parse(time.RFC3339, v)
 		case "tool":
 			p.Tool, p.Go, _ = strings.Cut(v, ", ")
-		case "load average when measuring started":
-			p.Load = v
-		case "scheduling":
-			p.Sched = v
-		case "effort":
-			p.Effort = v
+		default:
+			if f, ok := plain[k]; ok {
+				*f = v
+			}
 		}
 	}
 	return p
