@@ -205,7 +205,7 @@ func (s *System) Access(now sim.Time, core int, l *Line, op Op, hold sim.Time) R
 				// The read that is taking the line finds it modified
 				// when the snoop comes: the line migrates to the reader.
 				s.clearSharers(l)
-				l.owner, l.dirty, l.fwd, l.prevTaken = l.prevBy, true, -1, true
+				l.owner, l.dirty, l.fwd = l.prevBy, true, -1
 			}
 			l.occupy(now, now+hold)
 			// The previous owner writes before the line leaves it:
@@ -220,11 +220,14 @@ func (s *System) Access(now sim.Time, core int, l *Line, op Op, hold sim.Time) R
 	var from Distance
 	serial := true
 	snoop, taken := -1, false // the previous owner, kept until the snoop reaches it
+	migrated := false         // a read took the line from its owner
 	switch {
 	case op == Load && l.owner >= 0 && l.dirty && s.Migrate:
+		// A read all the same: until the snoop comes the owner writes
+		// as it would under any read, and the reader gets that too.
 		var owner int
 		from, owner = s.ownership(core, l)
-		snoop, taken = owner, true
+		snoop, migrated = owner, true
 		l.dirty = false // Exclusive: the next reader shares it
 	case op == Load && l.owner >= 0:
 		from = s.Distance(l.owner, core)
@@ -269,7 +272,7 @@ func (s *System) Access(now sim.Time, core int, l *Line, op Op, hold sim.Time) R
 	} else {
 		l.occupy(start, start+s.Occupancy)
 	}
-	if taken {
+	if taken || migrated {
 		s.wakeLosers(l, core, done)
 	}
 	st.Transfers++
