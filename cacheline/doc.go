@@ -49,8 +49,8 @@
 // An owner that loses the line, or its exclusive right to it, keeps the line
 // as it was until the home's snoop reaches it, a fraction (Snoop) of the
 // transfer after the request starts (with Window set: Window after the
-// home takes the request up, or Snoop of the transfer after the request was
-// made if that is later, never past the transfer's end) (of that transfer's own time, jitter
+// home takes the request up, never past the transfer's end: a property of
+// the core, which calibrate's 2-thread add measures) (of that transfer's own time, jitter
 // included: the snoop travels the same path): its own accesses before then are hits
 // (and a locked one must also finish by then), so an owner issuing atomics
 // back to back is not robbed of the line on every one. A plain store is the

@@ -32,11 +32,9 @@ type System struct {
 
 	// Window, when set, is how long an owner keeps a line that another
 	// core's request is taking, from when the home takes that request up:
-	// a property of the core (how long it defers a snoop of a line it has
-	// just been given, so that the instruction that wanted the line makes
-	// progress), measured by the 2-thread add of contend calibrate. It
-	// replaces Snoop's fraction of the transfer, and is never longer than
-	// the transfer itself.
+	// a property of the core, measured by the 2-thread add of contend
+	// calibrate. It replaces Snoop's fraction of the transfer, and is never
+	// longer than the transfer itself.
 	Window sim.Time
 	// Migrate says that a load of a line modified in another core's
 	// cache takes the line from it, as a request for ownership would: the
@@ -264,7 +262,7 @@ func (s *System) Access(now sim.Time, core int, l *Line, op Op, hold sim.Time) R
 		service = s.Jitter(service)
 	}
 	if snoop >= 0 {
-		s.keepUntilSnoop(l, snoop, core, now, start, service, taken)
+		s.keepUntilSnoop(l, snoop, core, start, service, taken)
 	}
 	done := start + service
 	if serial {
@@ -294,15 +292,17 @@ func (s *System) Access(now sim.Time, core int, l *Line, op Op, hold sim.Time) R
 // line (or its right to write it) from, go on using the line until the
 // home's snoop reaches it, a Snoop fraction of the transfer: of this
 // transfer's own time, jitter included, so that the moment the owner lets
-// go varies as the transfer does.
-func (s *System) keepUntilSnoop(l *Line, owner, by int, now, start, service sim.Time, taken bool) {
+// go varies as the transfer does. With a Window, the owner keeps it that
+// long (jittered) after the home takes the request up, whatever the
+// transfer costs, and never past the transfer's end.
+func (s *System) keepUntilSnoop(l *Line, owner, by int, start, service sim.Time, taken bool) {
 	till := start + sim.Time(s.Snoop*float64(service))
 	if s.Window > 0 {
 		w := s.Window
 		if s.Jitter != nil {
 			w = s.Jitter(w)
 		}
-		till = min(max(now+sim.Time(s.Snoop*float64(service)), start+w), start+service)
+		till = start + min(w, service)
 	}
 	l.prev, l.prevTill, l.prevTaken, l.prevBy = owner, till, taken, by
 }

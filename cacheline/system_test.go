@@ -315,3 +315,63 @@ func TestSnoopFollowsTheTransfersOwnTime(t *testing.T) {
 		}
 	}
 }
+
+// With a Window, the owner a request is taking the line from keeps it for
+// exactly that long after the home takes the request up, whatever the
+// transfer costs, and never past the transfer's end: its accesses before
+// then hit, after then miss.
+func TestWindowIsTheCoresOwn(t *testing.T) {
+	for _, tc := range []struct {
+		window, keep sim.Time
+	}{
+		{5 * sim.Nanosecond, 5 * sim.Nanosecond},
+		{20 * sim.Nanosecond, 20 * sim.Nanosecond},
+		{500 * sim.Nanosecond, testLat[cacheline.SameSocket]}, // capped at the transfer
+	} {
+		s, ls := newSystem(t, grid{n: 4, perSocket: 4}, "counter")
+		s.Window = tc.window
+		l := ls[0]
+		s.Access(0, 0, l, cacheline.RMW, 0) // core 0 owns it, from memory
+		t0 := 1000 * sim.Nanosecond
+		s.Access(t0, 2, l, cacheline.RMW, 0) // core 2 asks for it: a fresh request
+		if r := s.Access(t0+tc.keep-sim.Nanosecond, 0, l, cacheline.RMW, 0); !r.Hit() {
+			t.Errorf("window %v: core 0 lost the line %v after the request, want it kept %v", tc.window, tc.keep-sim.Nanosecond, tc.keep)
+		}
+		if r := s.Access(t0+tc.keep+sim.Nanosecond, 0, l, cacheline.RMW, 0); r.Hit() {
+			t.Errorf("window %v: core 0 still had the line %v after the request, want it gone at %v", tc.window, tc.keep+sim.Nanosecond, tc.keep)
+		}
+	}
+}
+
+// With Migrate, a load of a line modified in another core's cache takes the
+// line: the reader owns it and its store next hits; the old owner's copy
+// is gone, and it was told so (a watcher woken). A store the old owner makes
+// before the snoop comes still hits, as under any read. A clean line is
+// shared as before.
+func TestMigrateTakesAModifiedLine(t *testing.T) {
+	s, ls := newSystem(t, grid{n: 4, perSocket: 4}, "ball", "clean")
+	s.Migrate, s.Window = true, 10*sim.Nanosecond
+	ball, clean := ls[0], ls[1]
+	s.Access(0, 0, ball, cacheline.Store, 0) // modified at core 0
+	w := &wakeRecord{}
+	s.Watch(ball, 0, w)
+	t0 := 1000 * sim.Nanosecond
+	r := s.Access(t0, 2, ball, cacheline.Load, 0)
+	if r.Hit() || ball.Owner() != 2 || slices.Contains(ball.Sharers(), 0) {
+		t.Errorf("after core 2's load: owner %d, sharers %v; want core 2 the owner alone", ball.Owner(), ball.Sharers())
+	}
+	if len(w.at) != 1 {
+		t.Error("core 0, watching the line, was not told it lost it")
+	}
+	if r := s.Access(t0+5*sim.Nanosecond, 0, ball, cacheline.Store, 0); !r.Hit() {
+		t.Error("core 0's store within its window missed")
+	}
+	if r := s.Access(r.Done+sim.Microsecond, 2, ball, cacheline.Store, 0); !r.Hit() {
+		t.Error("core 2's store after its load missed: the load did not take the line")
+	}
+	s.Access(0, 0, clean, cacheline.Load, 0) // Exclusive at core 0, not modified
+	s.Access(t0, 2, clean, cacheline.Load, 0)
+	if clean.Owner() >= 0 || !slices.Equal(clean.Sharers(), []int{0, 2}) {
+		t.Errorf("a clean line: owner %d, sharers %v; want it shared by 0 and 2", clean.Owner(), clean.Sharers())
+	}
+}
