@@ -21,16 +21,21 @@ type contendedCase struct {
 	outside, cs    sim.Time
 	socket, remote sim.Time
 	seed           uint64
+	// window and migrate: the coherence calibrate measures on a host
+	// (an owner's window of its own, a load that takes a modified line)
+	// instead of the default snoop fraction.
+	window  sim.Time
+	migrate bool
 }
 
 func (c contendedCase) String() string {
-	return fmt.Sprintf("%v on %d cpus, %v outside, %v inside, same_socket %v, other_socket %v, seed %d",
-		c.kind, c.n, c.outside, c.cs, c.socket, c.remote, c.seed)
+	return fmt.Sprintf("%v on %d cpus, %v outside, %v inside, same_socket %v, other_socket %v, window %v, migrate %v, seed %d",
+		c.kind, c.n, c.outside, c.cs, c.socket, c.remote, c.window, c.migrate, c.seed)
 }
 
 func randomCase(r *rand.Rand) contendedCase {
 	ns := func(lo, hi int) sim.Time { return sim.Time(lo+r.Intn(hi-lo)) * sim.Nanosecond }
-	return contendedCase{
+	c := contendedCase{
 		// Not test-and-set: its waiters' atomics steal the line from the
 		// holder, so a slower line can mean fewer thefts and a faster
 		// hand-over, on hardware as here. Nor qspinlock with the
@@ -42,6 +47,10 @@ func randomCase(r *rand.Rand) contendedCase {
 		n:    2 + r.Intn(11), outside: ns(20, 200), cs: ns(5, 60),
 		socket: ns(30, 90), remote: ns(100, 200), seed: uint64(r.Int63()),
 	}
+	if r.Intn(2) == 0 {
+		c.window, c.migrate = ns(4, 20), r.Intn(2) == 0
+	}
+	return c
 }
 
 // perCore runs the case and returns the throughput per flood CPU.
@@ -51,6 +60,7 @@ func (c contendedCase) perCore(t *testing.T) float64 {
 	p.CV, p.Pause = cpu.DefaultCV, p.Cycles(cpu.DefaultPauseCycles)
 	p.Sockets, p.CoresPerSocket = 2, 8
 	p.SameSocket, p.OtherSocket = c.socket, c.remote
+	p.Window, p.Migrate = c.window, c.migrate
 	w := newWorld(t, p, c.seed, models.DefaultKernel())
 	l := newSpinlock(t, w, c.kind)
 	stats := newLine(t, w, "stats", false)
