@@ -57,6 +57,10 @@ func TestArchivedHosts(t *testing.T) {
 				pp, ok := fs.get(pingpongOf(pair) + before + f.Name)
 				return ok && f.Stat.IQRPct() <= 100*MaxIQR && pp.Stat.IQRPct() <= 100*MaxIQR && math.Abs(pp.Stat.Median/first-1) <= 0.25
 			}
+			// A loop of one CPU is simulated in whole cycles: a store
+			// issues in one, so store-add costs at least the add and a
+			// cycle, which the EPYC guest's loops come within.
+			cycle := 1 / cal.Values["ghz"].V
 			var sum float64
 			var n int
 			for i, r := range cal.Rows {
@@ -66,7 +70,7 @@ func TestArchivedHosts(t *testing.T) {
 					isJudged = isJudged || (r.Variant == v && r.X == 2)
 				}
 				switch {
-				case r.Role == "calibrate" && steady && math.Abs(r.ErrorPct) > 5:
+				case r.Role == "calibrate" && steady && math.Abs(r.ErrorPct) > 5 && !(r.Metric == "cost" && math.Abs(r.Predicted-r.Measured) <= cycle):
 					t.Errorf("calibrate %s x%v: measured %.4g, refitted %.4g (%+.1f%%)", r.Variant, r.X, r.Measured, r.Predicted, r.ErrorPct)
 				case !isJudged:
 				case !steady || !still(f):
