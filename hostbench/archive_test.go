@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -161,5 +162,37 @@ func TestHeaderProvenanceRoundTrip(t *testing.T) {
 		Load: "1.56 1.33 1.21 1/89 17836", Sched: "SCHED_FIFO priority 1", Effort: "full: 61 samples of about 10ms per figure"}
 	if got := headerProvenance(ProfileTOML("host", nil, nil, want, nil)); got != want {
 		t.Errorf("read back %+v\nwant %+v", got, want)
+	}
+}
+
+// The index calibrate looks machines up in lists exactly the archive.
+func TestArchiveIndex(t *testing.T) {
+	files, err := filepath.Glob("testdata/hosts/*.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, topo, prov, err := ReadRecord(f, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, IdentityOf(prov, topo).indexLine(filepath.Base(f)))
+	}
+	if got := strings.Split(strings.TrimSpace(hostsIndex), "\n"); !slices.Equal(got, want) {
+		t.Errorf("hostbench/hosts.txt does not list the archive; it should read:\n%s", strings.Join(want, "\n"))
+	}
+	if got := Archived(Identity{CPUID: "AuthenticAMD family 25 model 1 stepping 1", CPU: "AMD EPYC", CPUs: 2}); len(got) != 5 {
+		t.Errorf("the EPYC guest is archived as %v, want its five runs that say their cpuid", got)
+	}
+	if got := Archived(Identity{CPUID: "GenuineIntel family 6 model 167 stepping 1", CPU: "Intel(R) Xeon(R) Processor", CPUs: 2}); len(got) != 0 {
+		t.Errorf("a guest whose model name is the archived Intel guest's, with a cpuid, is archived as %v; those runs do not say their cpuid", got)
+	}
+	if got := Archived(Identity{CPUID: "GenuineIntel family 6 model 143 stepping 8", CPU: "Intel(R) Xeon(R) Platinum 8480+", CPUs: 224}); len(got) != 0 {
+		t.Errorf("a machine never measured is archived as %v", got)
 	}
 }

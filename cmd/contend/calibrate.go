@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -53,6 +54,12 @@ func cmdCalibrate(args []string, stdout, stderr io.Writer) error {
 		}
 		if figs, topo, prov, err = measureHost(*quick, progress); err != nil {
 			return err
+		}
+		id := hostbench.IdentityOf(prov, topo)
+		if runs := hostbench.Archived(id); len(runs) > 0 {
+			fmt.Fprintf(stderr, "calibrate: this machine (%s) is archived: %s\n", id, strings.Join(runs, ", "))
+		} else {
+			fmt.Fprintf(stderr, "calibrate: this machine (%s) is not in the archive of measured hosts: run calibrate --check --format json under chrt -f 1 and add its output to hostbench/testdata/hosts/, with its line in hostbench/hosts.txt\n", id)
 		}
 	}
 	if !o.quiet {
