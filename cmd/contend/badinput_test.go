@@ -941,6 +941,8 @@ func TestNamesEscaped(t *testing.T) {
 		{[]string{"validate", f}, []string{shown + "  cores"}},
 		{[]string{"validate", f, "--format", "csv"}, []string{`"'=HYPERLINK(""http://evil"")",` + shown + ",cores,"}},
 		{[]string{"explain", f, "--variant", raw}, []string{shown}},
+		// JSON keeps the name, with the controls as \u escapes.
+		{[]string{"run", f, "--format", "json"}, []string{`"lo\u001b[2J\u0007\u0000\u202eck"`}},
 	} {
 		out, errOut, code := answer(t, c.args...)
 		if code != 0 {

@@ -395,9 +395,14 @@ func writeFlagFile(flag, path string, data []byte) error {
 }
 
 func writeJSON(buf *bytes.Buffer, v any) error {
-	enc := json.NewEncoder(buf)
+	var raw bytes.Buffer
+	enc := json.NewEncoder(&raw)
 	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	buf.WriteString(jsonText(raw.String()))
+	return nil
 }
 
 func seedOf(o *options, s *scenarios.Scenario) int64 {

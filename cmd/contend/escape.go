@@ -33,6 +33,27 @@ func termText(s string) string {
 	return b.String()
 }
 
+// jsonText escapes what encoding/json leaves raw that a terminal would
+// obey: the bidirectional controls (U+202E turns the text after it
+// around). They can stand only inside strings, where \uXXXX is the same
+// string, so the JSON reads back as it was.
+func jsonText(s string) string {
+	if !strings.ContainsFunc(s, isBidi) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if isBidi(r) {
+			fmt.Fprintf(&b, `\u%04x`, r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func isBidi(r rune) bool { return unicode.Is(unicode.Bidi_Control, r) }
+
 func termUnsafe(r rune) bool {
 	if r == '\n' || r == '\t' {
 		return false
