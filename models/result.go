@@ -287,3 +287,19 @@ func lockResult(l locker) LockResult {
 	}
 	panic("models: unknown lock type")
 }
+
+// Idle says why a flood completed no packet in the measured interval: not
+// idle (a packet completed, or no CPU floods), too short (the CPUs worked,
+// but no packet finished), or waiting (the CPUs spun or slept most of the
+// run: a deadlock or starvation).
+func (r *Result) Idle() (idle, waiting bool) {
+	if r.Packets > 0 || !slices.ContainsFunc(r.Cores, func(c CoreResult) bool { return c.Role == "flood" }) {
+		return false, false
+	}
+	var wait, all float64
+	for _, l := range r.Profile {
+		wait += l.SpinNs + l.SleepNs
+		all += l.WorkNs + l.StallNs + l.SpinNs + l.SleepNs
+	}
+	return true, wait > all/2
+}

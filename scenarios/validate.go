@@ -115,6 +115,27 @@ func (s *Scenario) MeanMetric(results []*models.Result, i int, metric, unit stri
 	return sum / float64(n), nil
 }
 
+// What a point that completed no packet is noted with.
+const (
+	NoteTooShort = "no packet completed: the run is shorter than one packet; lengthen [run] duration"
+	NoteWaiting  = "no packet completed: the CPUs spent most of the run waiting on a lock or asleep, a deadlock or starvation; see contend explain"
+)
+
+// idleNote says why point i of a replicated run completed no packet in a
+// replication, or is "".
+func (s *Scenario) idleNote(results []*models.Result, i int) string {
+	n := max(s.Run.Replications, 1)
+	for _, r := range results[i*n : (i+1)*n] {
+		switch idle, waiting := r.Idle(); {
+		case waiting:
+			return NoteWaiting
+		case idle:
+			return NoteTooShort
+		}
+	}
+	return ""
+}
+
 // Row is one reference point with its prediction.
 type Row struct {
 	Scenario  string  `json:"scenario"`
@@ -129,6 +150,9 @@ type Row struct {
 	ErrorPct  float64 `json:"error_pct"`
 	Role      string  `json:"role"`
 	Source    string  `json:"source"`
+	// Note says why the prediction is not a figure: no packet completed
+	// in the simulated interval of its point.
+	Note string `json:"note,omitempty"`
 }
 
 // RefPoint returns the simulation point of a reference.
@@ -162,7 +186,8 @@ func (s *Scenario) Predict(se *Series, seed int64, over map[string]float64, run 
 		}
 		rows = append(rows, Row{Scenario: r.Scenario, Series: se.Name, Variant: r.Variant, Axis: r.Axis, X: r.X,
 			Metric: r.Metric, Unit: r.Unit, Measured: r.Value, Predicted: pred,
-			ErrorPct: 100 * (pred - r.Value) / r.Value, Role: r.Role, Source: r.Source})
+			ErrorPct: 100 * (pred - r.Value) / r.Value, Role: r.Role, Source: r.Source,
+			Note: s.idleNote(results, index[keyOf(r)])})
 	}
 	return rows, nil
 }

@@ -841,6 +841,8 @@ func TestNoPacketsNoted(t *testing.T) {
 		{name: "text", eds: long, args: []string{"run", "{f}"}},
 		{name: "csv", eds: long, args: []string{"run", "{f}", "--format", "csv"}},
 		{name: "json", eds: long, args: []string{"run", "{f}", "--format", "json"}},
+		{name: "validate", eds: long, args: []string{"validate", "{f}"}},
+		{name: "validate json", eds: long, args: []string{"validate", "{f}", "--format", "json"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -849,7 +851,8 @@ func TestNoPacketsNoted(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("status %d: %s", code, errOut)
 			}
-			want := map[string]string{"text": "  cores=1 locked: " + short + "\n", "csv": ",0," + short + "\n", "json": `"notes": [`}[c.name]
+			want := map[string]string{"text": "  cores=1 locked: " + short + "\n", "csv": ",0," + short + "\n", "json": `"notes": [`,
+				"validate": ": " + short + "\n", "validate json": `"note": "` + short + `"`}[c.name]
 			if !strings.Contains(out, want) {
 				t.Errorf("output does not say %q:\n%s", want, out)
 			}

@@ -522,6 +522,11 @@ func writeRows(buf *bytes.Buffer, rows []scenarios.Row, ivs []interval) {
 	if ivs != nil {
 		fmt.Fprintf(buf, "measured figures inside their 90%% interval: %d of %d\n", inside, len(rows))
 	}
+	for _, r := range rows {
+		if r.Note != "" {
+			fmt.Fprintf(buf, "note: %s %s %s=%s %s: %s\n", r.Scenario, r.Variant, r.Axis, num(r.X), r.Metric, r.Note)
+		}
+	}
 }
 
 func cmdFit(args []string, stdout, stderr io.Writer) error {

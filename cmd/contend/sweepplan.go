@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 	"sync"
 
@@ -252,9 +251,9 @@ const (
 func (n note) String() string {
 	switch n {
 	case noteTooShort:
-		return "no packet completed: the run is shorter than one packet; lengthen [run] duration"
+		return scenarios.NoteTooShort
 	case noteWaiting:
-		return "no packet completed: the CPUs spent most of the run waiting on a lock or asleep, a deadlock or starvation; see contend explain"
+		return scenarios.NoteWaiting
 	}
 	return ""
 }
@@ -262,18 +261,13 @@ func (n note) String() string {
 // noteOf returns the note of a result: none if a packet completed or the
 // workload has no flood CPUs.
 func noteOf(r *models.Result) note {
-	if r.Packets > 0 || !slices.ContainsFunc(r.Cores, func(c models.CoreResult) bool { return c.Role == "flood" }) {
-		return noteNone
-	}
-	var wait, all float64
-	for _, l := range r.Profile {
-		wait += l.SpinNs + l.SleepNs
-		all += l.WorkNs + l.StallNs + l.SpinNs + l.SleepNs
-	}
-	if wait > all/2 {
+	switch idle, waiting := r.Idle(); {
+	case waiting:
 		return noteWaiting
+	case idle:
+		return noteTooShort
 	}
-	return noteTooShort
+	return noteNone
 }
 
 // parallel calls f(0..n-1) on jobs goroutines and returns the error of the
