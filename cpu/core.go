@@ -212,7 +212,7 @@ func (c *Core) run(now sim.Time) (inline int) {
 			} else {
 				d = c.M.Duration(d)
 			}
-			d = c.hide(d, t)
+			d = c.hide(d)
 			o.acct.add(Work, d)
 			at = t + d
 		case opAccess:
@@ -470,14 +470,14 @@ func (c *Core) Time(label Label, s State) sim.Time {
 // a preceding atomic hides, and charges it as work to label.
 func (c *Core) Compute(label Label, d sim.Time) sim.Time {
 	now := c.Now()
-	d = c.hide(c.M.Duration(d), now)
+	d = c.hide(c.M.Duration(d))
 	c.charge(label, Work, d)
 	return now + d
 }
 
-// hide returns what is left of d, work that starts at now, once the shadow
-// of a preceding atomic has hidden its part.
-func (c *Core) hide(d, now sim.Time) sim.Time {
+// hide returns what is left of d, work, once the shadow of a preceding
+// atomic has hidden its part.
+func (c *Core) hide(d sim.Time) sim.Time {
 	if c.shadow == 0 {
 		// Nothing to hide, and no shadow to clear: most work follows
 		// no atomic, and a store here would only make the next step's
