@@ -8,6 +8,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"testing/fstest"
 	"time"
 
 	"contend/scenarios"
@@ -127,59 +128,17 @@ func parseJob(s string) (Job, error) {
 	return j, nil
 }
 
-// maxRecordCPUs bounds the machine a record describes (each count is at
-// most 4096 too, so the product does not wrap).
+// maxRecordCPUs bounds the topology a record may list.
 const maxRecordCPUs = 4096
 
-// shapeTopology rebuilds a machine from a profile's shape lines (sockets,
-// cores_per_socket, threads_per_core, cores_per_llc), numbered as Linux
-// numbers CPUs: every physical core first, then their SMT siblings.
+// shapeTopology rebuilds the machine of a record that lists no topology from
+// its profile, loaded as calibrate loaded it.
 func shapeTopology(profile string) (Topology, error) {
-	get := func(key string, def int) (int, error) {
-		for _, l := range strings.Split(profile, "\n") {
-			k, v, ok := strings.Cut(l, "=")
-			if ok && strings.TrimSpace(k) == key {
-				n, err := strconv.Atoi(strings.TrimSpace(v))
-				if err != nil || n < 1 || n > 4096 {
-					return 0, fmt.Errorf("the profile's %s = %s is not a count from 1 to 4096", key, strings.TrimSpace(v))
-				}
-				return n, nil
-			}
-		}
-		if def == 0 {
-			return 0, fmt.Errorf("the record has no topology and its profile no %s line", key)
-		}
-		return def, nil
-	}
-	sockets, err := get("sockets", 0)
+	p, err := scenarios.LoadProfile(fstest.MapFS{"host.toml": {Data: []byte(profile)}}, "host.toml")
 	if err != nil {
-		return Topology{}, err
+		return Topology{}, fmt.Errorf("the record has no topology, and its profile does not load: %w", err)
 	}
-	cores, err := get("cores_per_socket", 0)
-	if err != nil {
-		return Topology{}, err
-	}
-	threads, err := get("threads_per_core", 0)
-	if err != nil {
-		return Topology{}, err
-	}
-	perLLC, err := get("cores_per_llc", cores)
-	if err != nil {
-		return Topology{}, err
-	}
-	if sockets*cores*threads > maxRecordCPUs {
-		return Topology{}, fmt.Errorf("the profile's %d sockets × %d cores × %d threads are more than the %d CPUs a record may hold", sockets, cores, threads, maxRecordCPUs)
-	}
-	var t Topology
-	for range threads {
-		for s := range sockets {
-			for c := range cores {
-				first := s*cores + c/perLLC*perLLC // the lowest CPU of the LLC group
-				t.CPUs = append(t.CPUs, CPU{ID: len(t.CPUs), Socket: s, Core: c, LLC: first})
-			}
-		}
-	}
-	return t, nil
+	return topologyOf(p), nil
 }
 
 // headerProvenance reads the provenance back from a profile's header, as

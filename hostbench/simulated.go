@@ -26,8 +26,14 @@ func NewSimulated(p *scenarios.Profile) (*Simulated, error) {
 		return nil, err
 	}
 	s.UseProfile(p)
-	m := &Simulated{s: s, prof: p, costs: map[string]float64{}}
-	// Linux numbering: every core's first thread, then the siblings.
+	return &Simulated{s: s, prof: p, topo: topologyOf(p), costs: map[string]float64{}}, nil
+}
+
+// topologyOf lays out the CPUs of a profile's machine as Linux numbers
+// them: every core's first thread, then the siblings; an LLC group is
+// named by its lowest CPU.
+func topologyOf(p *scenarios.Profile) Topology {
+	var t Topology
 	phys := p.Sockets * p.CoresPerSocket
 	for id := range p.NumCPUs() {
 		c := CPU{ID: id, Socket: id % phys / p.CoresPerSocket, Core: id % phys % p.CoresPerSocket}
@@ -35,9 +41,9 @@ func NewSimulated(p *scenarios.Profile) (*Simulated, error) {
 		if p.CoresPerLLC > 0 {
 			c.LLC += c.Core / p.CoresPerLLC * p.CoresPerLLC
 		}
-		m.topo.CPUs = append(m.topo.CPUs, c)
+		t.CPUs = append(t.CPUs, c)
 	}
-	return m, nil
+	return t
 }
 
 // Topology implements Machine.
