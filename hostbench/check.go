@@ -261,7 +261,7 @@ func solve(s *scenarios.Scenario, se *scenarios.Series, run scenarios.Runner, fr
 	}
 	maps.Copy(vals, from)
 	start := maps.Clone(vals)
-	for range 3 {
+	for range 2 {
 		for i, free := range se.Free {
 			one := *se
 			one.Refs = []scenarios.Reference{calibrateRef(se, i)}
