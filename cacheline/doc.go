@@ -48,10 +48,11 @@
 //
 // An owner that loses the line, or its exclusive right to it, keeps the line
 // as it was until the home's snoop reaches it, a fraction (Snoop) of the
-// transfer after the request starts (with Window set: Window after the
-// home takes the request up, never past the transfer's end: a property of
-// the core, which calibrate's 2-thread add measures) (of that transfer's own time, jitter
-// included: the snoop travels the same path): its own accesses before then are hits
+// transfer after the request starts (of that transfer's own time, jitter
+// included: the snoop travels the same path), or with Window set, Window
+// after the home takes the request up, never past the transfer's end (a
+// property of the core, which calibrate's 2-thread add measures): its own
+// accesses before then are hits
 // (and a locked one must also finish by then), so an owner issuing atomics
 // back to back is not robbed of the line on every one. A plain store is the
 // exception when the request asks to own the line: it leaves the store

@@ -12,6 +12,30 @@ import (
 	"contend/scenarios"
 )
 
+// archive returns the archived records' files.
+func archive(t *testing.T) []string {
+	t.Helper()
+	files, err := filepath.Glob("testdata/hosts/*.json")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no archived host in testdata/hosts (%v)", err)
+	}
+	return files
+}
+
+// readArchived reads one archived record.
+func readArchived(t *testing.T, file string) ([]Figure, Topology, Provenance) {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	figs, topo, prov, err := ReadRecord(file, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return figs, topo, prov
+}
+
 // The contended loops every archived host is judged on, and the
 // uncontended lock loops (threads = 1).
 var judged = []string{"add-work50", "false-share", "ticket", "ticket-cas", "tas", "mcs"}
@@ -27,21 +51,10 @@ var judged = []string{"add-work50", "false-share", "ticket", "ticket-cas", "tas"
 // loop whose own samples or preceding ping-pong show that it moved. The
 // README's host section gives the table.
 func TestArchivedHosts(t *testing.T) {
-	files, err := filepath.Glob("testdata/hosts/*.json")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no archived host in testdata/hosts (%v)", err)
-	}
-	for _, f := range files {
+	for _, f := range archive(t) {
 		t.Run(strings.TrimSuffix(filepath.Base(f), ".json"), func(t *testing.T) {
 			t.Parallel()
-			data, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			figs, topo, prov, err := ReadRecord(f, data)
-			if err != nil {
-				t.Fatal(err)
-			}
+			figs, topo, prov := readArchived(t, f)
 			cal, err := Calibrate(figs, topo, prov, func(s *scenarios.Scenario) scenarios.Runner { return s.Serial })
 			if err != nil {
 				t.Fatal(err)
@@ -167,20 +180,9 @@ func TestHeaderProvenanceRoundTrip(t *testing.T) {
 
 // The index calibrate looks machines up in lists exactly the archive.
 func TestArchiveIndex(t *testing.T) {
-	files, err := filepath.Glob("testdata/hosts/*.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var want []string
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, topo, prov, err := ReadRecord(f, data)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, f := range archive(t) {
+		_, topo, prov := readArchived(t, f)
 		want = append(want, IdentityOf(prov, topo).indexLine(filepath.Base(f)))
 	}
 	if got := strings.Split(strings.TrimSpace(hostsIndex), "\n"); !slices.Equal(got, want) {
