@@ -15,7 +15,18 @@ import (
 // bidirectional control (U+202E...) becomes its \x or \u escape, so that a
 // name such as "\033[2J" prints as written instead of clearing the screen.
 // All text output and every error go through it.
-func termText(s string) string {
+func termText(s string) string { return escapeUnsafe(s, false) }
+
+// jsonText escapes, in JSON that encoding/json wrote, what it leaves raw
+// that a terminal would obey: DEL, the C1 controls (0x9b starts a control
+// sequence) and the bidirectional controls (U+202E turns the text after it
+// around). They can stand only inside strings, where \uXXXX is the same
+// string, so the JSON reads back as it was.
+func jsonText(s string) string { return escapeUnsafe(s, true) }
+
+// escapeUnsafe writes every rune of s a terminal would act on as an escape:
+// \uXXXX always for JSON, \xXX for a byte-sized one in text.
+func escapeUnsafe(s string, json bool) string {
 	if !strings.ContainsFunc(s, termUnsafe) {
 		return s
 	}
@@ -24,7 +35,7 @@ func termText(s string) string {
 		switch {
 		case !termUnsafe(r):
 			b.WriteRune(r)
-		case r < 0x100:
+		case r < 0x100 && !json:
 			fmt.Fprintf(&b, `\x%02x`, r)
 		default:
 			fmt.Fprintf(&b, `\u%04x`, r)
@@ -32,27 +43,6 @@ func termText(s string) string {
 	}
 	return b.String()
 }
-
-// jsonText escapes what encoding/json leaves raw that a terminal would
-// obey: the bidirectional controls (U+202E turns the text after it
-// around). They can stand only inside strings, where \uXXXX is the same
-// string, so the JSON reads back as it was.
-func jsonText(s string) string {
-	if !strings.ContainsFunc(s, isBidi) {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		if isBidi(r) {
-			fmt.Fprintf(&b, `\u%04x`, r)
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
-func isBidi(r rune) bool { return unicode.Is(unicode.Bidi_Control, r) }
 
 func termUnsafe(r rune) bool {
 	if r == '\n' || r == '\t' {
