@@ -85,7 +85,8 @@ type Core struct {
 	local    sim.Time
 	lastFire sim.Time // time of the latest Fire, and how many Fires it has had
 	stuck    int
-	shadow   sim.Time // atomic latency that the next compute step can overlap
+	shadow   sim.Time // what is left of the latest atomic's time that independent compute after it overlaps
+	hitShade sim.Time // the same for loads that hit and stores' issue, which use other ports
 	rmwWait  sim.Time // how long the latest atomic waited for its line
 	// The store buffer: commit times of the stores still in it, oldest at
 	// sbHead, in a ring of the profile's capacity. Stores commit in order.
@@ -220,8 +221,9 @@ func (c *Core) run(now sim.Time) (inline int) {
 			// without a call.
 			switch {
 			case o.acc == cacheline.Load && lines.Hit(t, c.ID, o.line, cacheline.Load, 0):
-				o.acct.add(Work, l1)
-				at = t + l1
+				d := c.hideHit(l1)
+				o.acct.add(Work, d)
+				at = t + d
 			case o.acc == cacheline.Store && c.drained <= t && lines.Hit(t, c.ID, o.line, cacheline.Store, 0):
 				c.sbCount = 0 // every store has committed
 				at = c.stored(o.acct, Work, t, t)
@@ -475,19 +477,36 @@ func (c *Core) Compute(label Label, d sim.Time) sim.Time {
 	return now + d
 }
 
-// hide returns what is left of d, work, once the shadow of a preceding
-// atomic has hidden its part.
+// hide returns what is left of d, compute that does not wait for the latest
+// atomic, once the atomic's shadow has hidden its part: the out-of-order core
+// ran it while the atomic waited for the store buffer and executed. What it
+// hides the shadow no longer has.
 func (c *Core) hide(d sim.Time) sim.Time {
 	if c.shadow == 0 {
-		// Nothing to hide, and no shadow to clear: most work follows
+		// Nothing to hide, and no shadow to change: most work follows
 		// no atomic, and a store here would only make the next step's
 		// loads wait for it.
 		return max(d, 0)
 	}
-	hidden := min(c.shadow, d)
-	c.shadow = 0
+	hidden := min(c.shadow, max(d, 0))
+	c.shadow -= hidden
 	return d - hidden
 }
+
+// hideHit is hide for a load that hits or a store's issue: they run in the
+// atomic's shadow beside its compute (the load and store ports, not the
+// ALUs), from a shadow of their own.
+func (c *Core) hideHit(d sim.Time) sim.Time {
+	if c.hitShade == 0 {
+		return d
+	}
+	hidden := min(c.hitShade, d)
+	c.hitShade -= hidden
+	return d - hidden
+}
+
+// unshade ends the latest atomic's shadow: the core waits.
+func (c *Core) unshade() { c.shadow, c.hitShade = 0, 0 }
 
 // Access performs a memory access and returns when the core may go on. Time
 // waiting for the line is a stall, the instruction itself is work. A store
@@ -535,7 +554,10 @@ func (c *Core) access(a *account, l *cacheline.Line, op cacheline.Op, work, stal
 	switch op {
 	case cacheline.Store:
 		if c.drained > now {
-			now = c.storeSlot(a, now, stall)
+			if slot := c.storeSlot(a, now, stall); slot > now {
+				c.unshade() // the core waited for a full store buffer
+				now = slot
+			}
 		} else {
 			c.sbCount = 0 // every store has committed: they commit in order
 		}
@@ -559,41 +581,63 @@ func (c *Core) access(a *account, l *cacheline.Line, op cacheline.Op, work, stal
 			exec := max(done, c.drained)
 			c.M.lines.HoldUntil(l, exec+p.Atomic)
 			c.sbCount = 0
-			return c.executed(a, work, stall, now, exec)
+			var local sim.Time // the wait is the drain's, not the line's
+			if done <= c.drained {
+				local = c.drainOnly(now)
+			}
+			return c.executed(a, work, stall, now, exec, local)
 		}
+		local := c.drainOnly(now)
 		now = c.drain(a, now, work)
 		hold = p.Atomic
+		done := now
+		if !c.M.lines.Hit(now, c.ID, l, op, hold) {
+			done = c.M.lines.Access(now, c.ID, l, op, hold).Done
+		}
+		if done > now {
+			local = 0
+		}
+		return c.executed(a, work, stall, now, done, local)
 	}
 	// A hit in the core's own copy is served inline, without a call.
 	done := now
 	if !c.M.lines.Hit(now, c.ID, l, op, hold) {
 		done = c.M.lines.Access(now, c.ID, l, op, hold).Done
 	}
-	switch op {
-	case cacheline.Store:
+	if op == cacheline.Store {
 		return c.stored(a, work, now, done)
-	case cacheline.RMW:
-		return c.executed(a, work, stall, now, done)
 	}
-	// A load, or a load for ownership (LoadOwn): the core waits for the data.
+	// A load, or a load for ownership (LoadOwn): the core waits for the
+	// data. A load that hits runs under the latest atomic's shadow; one
+	// that waits ends it.
+	if done > now {
+		c.unshade()
+	}
 	a.add(stall, done-now)
-	a.add(work, p.L1Hit)
-	return done + p.L1Hit
+	d := c.hideHit(p.L1Hit)
+	a.add(work, d)
+	return done + d
 }
 
 // executed finishes an atomic issued at now whose line is at the core, and
 // the stores before it drained, at exec: the wait is a stall, the atomic
 // work. The work after the atomic that does not wait for it (a share
 // AtomicOverlap of it: no load passes a locked instruction) runs while the
-// atomic executes, but not while it waits for its line: on both archived
-// calibrate hosts two threads that each add to one counter and then do 50
-// units of work take a transfer longer per add than the work, where a
-// window that hid the miss would make them take the work's time.
-func (c *Core) executed(a *account, work, stall State, now, exec sim.Time) sim.Time {
+// atomic executes, and while it waited for the store buffer to drain
+// (local, the part of the wait spent on the core's own stores), but not
+// while it waits for its line: on both archived calibrate hosts two threads
+// that each add to one counter and then do 50 units of work take a transfer
+// longer per add than the work, where a window that hid the miss would make
+// them take the work's time; and on both a ticket lock's uncontended loop
+// (an atomic, the section's load, store and work, the unlock's store) costs
+// what a store and an atomic cost alone (ticket x1 against store-add), the
+// section's work done while the atomic waited for the unlock's store.
+func (c *Core) executed(a *account, work, stall State, now, exec, local sim.Time) sim.Time {
 	p := &c.M.prof
 	a.add(stall, exec-now)
 	a.add(work, p.Atomic)
-	c.shadow = sim.Time(p.AtomicOverlap * float64(p.Atomic))
+	c.shadow = sim.Time(p.AtomicOverlap * float64(p.Atomic+local))
+	c.hitShade = c.shadow
 	c.rmwWait = exec - now
 	return exec + p.Atomic
 }
@@ -608,8 +652,9 @@ func (c *Core) stored(a *account, work State, now, done sim.Time) sim.Time {
 	cyc := c.M.storeIssue
 	c.landed = max(c.landed, done)
 	c.pushStore(max(c.drained, done+cyc+c.M.prof.StoreDrain))
-	a.add(work, cyc)
-	return now + cyc
+	d := c.hideHit(cyc)
+	a.add(work, d)
+	return now + d
 }
 
 // ReorderReach is how far, in cycles, an out-of-order core runs independent
@@ -625,6 +670,13 @@ func (c *Core) Fence(label Label) sim.Time {
 	now := c.drain(a, c.Now(), Stall)
 	a.add(Work, p.Atomic)
 	return now + p.Atomic
+}
+
+// drainOnly returns how long an atomic issued at now waits for the store
+// buffer once the lines of the stores in it are at the core: the wait on
+// the core's own commits, not on other cores.
+func (c *Core) drainOnly(now sim.Time) sim.Time {
+	return max(0, c.drained-max(now, c.landed))
 }
 
 // drain waits from now for the store buffer to empty, as a locked
