@@ -405,6 +405,7 @@ func (c *checker) profile(name string, p profileRaw) {
 	if p.Snoop != nil {
 		pr.Snoop = *p.Snoop
 	}
+	pr.SnoopGiven = p.Snoop != nil || p.SnoopWindow != ""
 	for _, f := range []struct{ key, val string }{
 		{"l1_hit", p.L1Hit}, {"smt_sibling", p.SMTSibling}, {"same_socket", p.SameSocket},
 		{"other_socket", p.OtherSocket}, {"memory", p.Memory}, {"atomic", p.Atomic}, {"wakeup", p.Wakeup},
