@@ -12,8 +12,8 @@ import (
 type LockKind uint8
 
 // Spinlock kinds, as Linux has had them; each is a type of its own in a
-// file of its own (ticket.go, mcs.go, tas.go, ttas.go, qspinlock.go),
-// registered in spinlockKinds.
+// file of its own (ticket.go, mcs.go, tas.go, ttas.go, qspinlock.go,
+// cna.go), registered in spinlockKinds.
 const (
 	// Ticket: fetch-add a ticket on the lock word, spin reading it until the
 	// owner field reaches the ticket (x86 before 4.2). With a backoff, a
@@ -33,6 +33,11 @@ const (
 	// spins on the lock word; later ones queue, and only the queue's head
 	// spins on the lock word.
 	Qspinlock
+	// CNA is the compact NUMA-aware qspinlock (Dice and Kogan; Alex Kogan's
+	// series, v11): a qspinlock whose queue head hands the lock on to a
+	// waiter of its own NUMA node, moving remote waiters to a secondary
+	// queue that goes first once its oldest waiter has waited 10 ms.
+	CNA
 )
 
 // spinlockKind is one registered spinlock algorithm.
@@ -48,6 +53,7 @@ var spinlockKinds = [...]spinlockKind{
 	TestAndSet:        {[]string{"test-and-set", "tas"}, newTAS},
 	TestAndTestAndSet: {[]string{"test-and-test-and-set", "ttas"}, newTTAS},
 	Qspinlock:         {[]string{"qspinlock"}, newQspinlock},
+	CNA:               {[]string{"cna"}, newCNA},
 }
 
 // ParseLockKind maps a scenario's lock kind to a LockKind.
