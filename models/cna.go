@@ -46,6 +46,7 @@ const (
 	cnaReadingNext                                    // that read is in flight: next, read the next waiter's node
 	cnaReadingNode                                    // the waiter's node read is in flight: next, move it or not
 	cnaHandReading                                    // hand-over: the successor's node read is in flight
+	cnaClearing                                       // cna_try_clear_tail's cmpxchg is in flight
 )
 
 // cnaOrder is the head's decision, the patch's partial_order.
@@ -87,6 +88,8 @@ func (s *cnaLock) lock(c *cpu.Core) (cpu.Outcome, sim.Time) {
 		return s.scan(c)
 	case cnaHandReading:
 		return s.passHead(c)
+	case cnaClearing:
+		return s.clearTail(c)
 	}
 	return s.qspinlock.lock(c)
 }
@@ -163,16 +166,33 @@ func (s *cnaLock) orderQueue(c *cpu.Core, i int) sim.Time {
 }
 
 // claimLast is cna_try_clear_tail: with the secondary queue empty, what
-// qspinlock does; else the secondary queue becomes the queue and its head
-// is granted.
+// qspinlock does; else the head breaks the secondary queue's circle
+// (tail_2nd->next = NULL) and cmpxchg()es the tail to the secondary tail,
+// with the lock taken.
 func (s *cnaLock) claimLast(c *cpu.Core) (cpu.Outcome, sim.Time) {
 	if len(s.secondary) == 0 {
 		return s.qspinlock.claimLast(c)
 	}
+	s.seenTail[c.ID] = s.tailSwaps
+	s.l.phase[c.ID] = cnaClearing
+	c.Access(s.l.Acquire, s.q.node(s.secondary[len(s.secondary)-1]), cacheline.Store)
+	return s.clearTail(c)
+}
+
+// clearTail is that cmpxchg, decided where it executes: if a CPU swapped
+// the tail since the head read the word, it fails (the circle is restored)
+// and the head takes the lock as a head with a successor does; else the
+// secondary queue is the queue, and its head is granted.
+func (s *cnaLock) clearTail(c *cpu.Core) (cpu.Outcome, sim.Time) {
 	l, q := s.l, &s.q
-	// tail_2nd->next = NULL, then cmpxchg the tail to tail_2nd's, locked.
-	done := c.Access(l.Acquire, q.node(s.secondary[len(s.secondary)-1]), cacheline.Store)
-	done = max(done, c.Access(l.Acquire, l.Line, cacheline.RMW))
+	done, ok := l.rmw(c, l.Line, l.Acquire, true)
+	if !ok {
+		return cpu.Again, done
+	}
+	if s.seenTail[c.ID] != s.tailSwaps {
+		c.Access(l.Acquire, q.node(s.secondary[len(s.secondary)-1]), cacheline.Store)
+		return s.lockAndHand(c)
+	}
 	q.queue = append(q.queue[:0], s.secondary...)
 	s.secondary, s.startTime = s.secondary[:0], 0
 	s.wordLocked = true

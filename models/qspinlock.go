@@ -152,18 +152,24 @@ func (s *qspinlock) lock(c *cpu.Core) (cpu.Outcome, sim.Time) {
 			}
 			return s.claim(c)
 		}
-		q.queue = q.queue[1:]
-		// set_locked() with a store, then make the successor the head.
-		done = c.Access(l.Acquire, l.Line, cacheline.Store)
-		s.setLocked(c)
-		l.take(c, true)
-		l.phase[id] = headHanding
-		return cpu.Again, done
+		return s.lockAndHand(c)
 	case headClaiming:
 		return s.claim(c)
 	}
 	// headHanding and awaitingLink: the lock is held; pass the head on.
 	return s.policy.passHead(c)
+}
+
+// lockAndHand: set_locked() with a store, then make the successor the
+// head.
+func (s *qspinlock) lockAndHand(c *cpu.Core) (cpu.Outcome, sim.Time) {
+	l := s.l
+	s.q.queue = s.q.queue[1:]
+	done := c.Access(l.Acquire, l.Line, cacheline.Store)
+	s.setLocked(c)
+	l.take(c, true)
+	l.phase[c.ID] = headHanding
+	return cpu.Again, done
 }
 
 // awaitHead waits for the grant that makes c the queue's head.
