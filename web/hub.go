@@ -332,9 +332,11 @@ func (h *hub) simulate(r *run, j *job) {
 	reps := max(j.s.Run.Replications, 1)
 	results := make([]*models.Result, reps)
 	trace := func() []models.Transfer { return nil }
+	var first *models.World
 	for i := range reps {
 		w, spec, err := j.build(i)
 		if err == nil && i == 0 {
+			first = w
 			r.announce(started(r.id, j, w, spec, reps))
 			trace = w.RecordTransfers(spec, 0, traceLen)
 			conv := newConverter(spec)
@@ -377,7 +379,12 @@ func (h *hub) simulate(r *run, j *job) {
 		r.broadcast(errorMsg(r.id, err))
 		return
 	}
-	r.broadcast(Done{Type: "done", Run: r.id, Metrics: ms, Result: results[0], Trace: nonNil(trace())})
+	unit := cmp.Or(j.s.Workload.Unit, "packet")
+	if results[0].Batch != nil && results[0].Packets == 0 {
+		unit = j.s.BatchUnit()
+	}
+	r.broadcast(Done{Type: "done", Run: r.id, Metrics: ms, Result: results[0], Trace: nonNil(trace()),
+		Explain: explainOf(first, results[0], unit)})
 }
 
 // metrics are the figures mus of a point, the mean over its replications

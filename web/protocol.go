@@ -147,6 +147,9 @@ type Done struct {
 	// Trace is the first line transfers of the first replication's
 	// measured interval (contend explain --trace).
 	Trace []models.Transfer `json:"trace"`
+	// Explain is the rest of contend explain for the point: its "why:"
+	// paragraphs, the kernel and where the CPUs sit.
+	Explain Explain `json:"explain"`
 }
 
 // traceLen is how many line transfers a done message lists.
