@@ -417,6 +417,7 @@ func started(id string, j *job, w *models.World, spec models.RunSpec, reps int) 
 	}
 	if spec.Flood != nil {
 		st.CPUs = append(st.CPUs, spec.Flood.CPUs...)
+		st.FloodCPUs = len(spec.Flood.CPUs)
 		if spec.Batch == nil {
 			st.DurationNs = spec.Duration.Nanoseconds()
 		}

@@ -55,9 +55,12 @@ type Started struct {
 	DurationNs float64 `json:"duration_ns"`
 	// CPUs and Lines name the columns of a sample's per-CPU and per-line
 	// fields; States names the columns of a CPU's state fractions.
-	CPUs   []int    `json:"cpus"`
-	Lines  []string `json:"lines"`
-	States []string `json:"states"`
+	CPUs []int `json:"cpus"`
+	// FloodCPUs is how many of CPUs, the first, run the flood; the batch's
+	// CPU, if any, is the last.
+	FloodCPUs int      `json:"flood_cpus"`
+	Lines     []string `json:"lines"`
+	States    []string `json:"states"`
 	// Replications is how many runs the final figure averages; the first
 	// is streamed.
 	Replications int `json:"replications"`
@@ -228,6 +231,7 @@ type SeriesInfo struct {
 	Profile     string    `json:"profile"`
 	Variants    []string  `json:"variants"`
 	Axis        string    `json:"axis"`
+	AxisCounts  bool      `json:"axis_counts"` // the axis counts CPUs or operations
 	Points      []float64 `json:"points"`
 }
 

@@ -267,7 +267,7 @@ func info(name string, sc *scenarios.Scenario) ScenarioInfo {
 		DurationNs: sc.Run.Duration.Time(1).Nanoseconds(), Seed: sc.Run.Seed}
 	for _, se := range sc.Series {
 		in.Series = append(in.Series, SeriesInfo{Name: se.Name, Description: se.Description, Profile: se.Profile,
-			Variants: se.Variants, Axis: se.Axis, Points: nonNil(se.Points)})
+			Variants: se.Variants, Axis: se.Axis, AxisCounts: countingAxis(sc, se.Axis), Points: nonNil(se.Points)})
 	}
 	for _, a := range sc.Sweep {
 		in.Axes = append(in.Axes, AxisInfo{Name: a.Name, Values: nonNil(a.Values)})
