@@ -343,6 +343,7 @@ function explain(m) {
     { key: 'transfers', head: 'transfers' },
     { key: 'invalidations', head: 'invalidations' },
   ], res.lines.filter(l => !l.percpu));
+  if (!res.lines.some(l => !l.percpu)) $('c2c').append(Object.assign(document.createElement('caption'), { textContent: '(no shared line was touched)', className: 'none' }));
   const r = res.rcu;
   $('rcu-explain').hidden = !(r.grace_periods || r.calls.length);
   $('rcu-summary').textContent = r.grace_periods

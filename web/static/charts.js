@@ -226,7 +226,9 @@ export class CanvasChart {
     while (ctx.measureText(s).width > fit && s.length > 1) s = s.slice(0, -2) + '…';
     const w = ctx.measureText(s).width, h = 14;
     const x0 = align === 'left' ? x : align === 'right' ? x - w : x - w / 2;
-    const box = { text: s, x: x0, y: y - h / 2, w, h };
+    // A label keeps 3 px clear on either side, so that neighbours never
+    // run together ("1011" for 10 and 11).
+    const box = { text: s, x: x0 - 3, y: y - h / 2, w: w + 6, h };
     if (!force && this.labels.some(b => overlap(b, box))) return false;
     this.labels.push(box);
     ctx.fillStyle = color;
