@@ -183,12 +183,20 @@ func caseCost(c Case, param string, v float64, seed int64, run Runner) (float64,
 	s, se := c.Scenario, c.Series
 	over := map[string]float64{param: v}
 	if len(se.Free) > 0 && slices.ContainsFunc(se.Refs, func(r Reference) bool { return r.Role == "calibrate" }) {
-		best, _, err := s.FitWith(se, seed, over, run)
+		// Refit only when v moves the calibrate points: most are of one
+		// CPU, where no line changes hands.
+		cal, err := s.Predict(calibrateOnly(se), seed, over, run)
 		if err != nil {
-			return 0, 0, fmt.Errorf("%s: %w", c.Name(), err)
+			return 0, 0, err
 		}
-		over = best
-		over[param] = v
+		if slices.ContainsFunc(cal, func(r Row) bool { return math.Abs(r.ErrorPct) > 1 }) {
+			best, _, err := s.FitWith(se, seed, over, run)
+			if err != nil {
+				return 0, 0, fmt.Errorf("%s: %w", c.Name(), err)
+			}
+			over = best
+			over[param] = v
+		}
 	}
 	rows, err := s.Predict(se, seed, over, run)
 	if err != nil {
