@@ -175,8 +175,13 @@ func (c *Core) executed(a *account, work, stall State, now, exec, local sim.Time
 	p := &c.M.prof
 	a.add(stall, exec-now)
 	a.add(work, p.Atomic)
-	c.shadow = sim.Time(p.AtomicOverlap * float64(p.Atomic+local))
-	c.hitShade = c.shadow
+	// Atomics one after another, none waiting for a line, add up: the
+	// work after them runs while they all execute, as far as the reorder
+	// window reaches.
+	shade := sim.Time(p.AtomicOverlap * float64(p.Atomic+local))
+	reach := c.M.reorderReach
+	c.shadow = min(c.shadow+shade, max(reach, shade))
+	c.hitShade = min(c.hitShade+shade, max(reach, shade))
 	c.rmwWait = exec - now
 	return exec + p.Atomic
 }
