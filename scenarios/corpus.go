@@ -169,7 +169,14 @@ func FitCorpus(cases []Case, param string, current float64, grid []float64, seed
 		for g := range grid {
 			rest[g] = out.Total[g] - out.Cases[i].Cost[g]
 		}
+		// Of values the rest fit equally well, the nearest the corpus's
+		// own: a model of discrete regimes is flat across each.
 		h := argmin(rest)
+		for g := range grid {
+			if rest[g] == rest[h] && math.Abs(grid[g]-out.Best) < math.Abs(grid[h]-out.Best) {
+				h = g
+			}
+		}
 		out.Cases[i].Held = grid[h]
 		out.Cases[i].AtHeld = rmsPct(out.Cases[i].Cost[h])
 	}
