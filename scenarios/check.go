@@ -1109,7 +1109,7 @@ func (c *checker) series(i int, sr *seriesRaw, variants map[string]bool) {
 			c.fail("series.reference.value", key("value"), "%v%%; a share is at most 100%%: give the percentage, e.g. 12.5", ref.Value)
 		}
 		if units, ok := c.s.unitsFor(ref.Metric); !ok {
-			c.fail("series.reference.metric", key("metric"), "%q is not a metric contend predicts; use throughput_per_core, throughput (Mpps/kpps/pps), cost (ns), duration (s), cpu_util (%%), grace_period (ms), drops (%%), cycles_per_packet (cycles), transfers_per_packet (lines), share_of_cycles_<label> (%%) or offcpu_in_<label> (s)", ref.Metric)
+			c.fail("series.reference.metric", key("metric"), "%q is not a metric contend predicts; use throughput_per_core, throughput (Mpps/kpps/pps), cost (ns), duration (s), cpu_util (%%), grace_period (ms), <stat>_grace_period (ms, us), <stat>_latency_<rcu call> (ms, us), drops (%%), cycles_per_packet (cycles), transfers_per_packet (lines), share_of_cycles_<label> (%%) or offcpu_in_<label> (s); <stat> is one of %s", ref.Metric, strings.Join(models.LatencyStats, ", "))
 		} else if !slices.Contains(units, ref.Unit) {
 			c.fail("series.reference.unit", key("unit"), "%q is not a unit of %s; use %s", ref.Unit, ref.Metric, orList(units))
 		} else {
@@ -1177,7 +1177,7 @@ func CheckMetric(metric, unit string) error {
 	units, ok := unitsOf(metric)
 	switch {
 	case !ok:
-		return fmt.Errorf("%q is not a metric contend predicts; use throughput_per_core, throughput, cost, duration, cpu_util, grace_period, drops, cycles_per_packet, transfers_per_packet, share_of_cycles_<label> or offcpu_in_<label>", metric)
+		return fmt.Errorf("%q is not a metric contend predicts; use throughput_per_core, throughput, cost, duration, cpu_util, grace_period, <stat>_grace_period, <stat>_latency_<rcu call>, drops, cycles_per_packet, transfers_per_packet, share_of_cycles_<label> or offcpu_in_<label>; <stat> is one of %s", metric, strings.Join(models.LatencyStats, ", "))
 	case !slices.Contains(units, unit):
 		return fmt.Errorf("%q is not a unit of %s; use %s", unit, metric, orList(units))
 	}
@@ -1234,6 +1234,9 @@ func unitsOf(metric string) ([]string, bool) {
 	}
 	if strings.HasPrefix(metric, "offcpu_in_") {
 		return []string{"s"}, true
+	}
+	if _, _, ok := latencyMetric(metric); ok {
+		return []string{"ms", "us"}, true
 	}
 	return nil, false
 }
