@@ -58,6 +58,25 @@ type Kernel struct {
 	// for no grace period until LazyFlush or 10000 of them (qhimark) wait.
 	Lazy      bool
 	LazyFlush sim.Time
+
+	// What makes a real grace period last and vary. Every preset turns
+	// the first two on (each version has them); a kernel named by no
+	// version has none of them, so the closed forms of the tests hold.
+	//
+	// TimerWheel: the kthread's timeouts and delayed work go on the jiffy
+	// timer wheel (kernel/time/timer.c since 4.8), which fires a timer one
+	// granule after it expires (wheelFires).
+	TimerWheel bool
+	// NodeWalk: rcu_gp_init, rcu_gp_cleanup and the FQS scans lock every
+	// rcu_node of the tree (RCU_FANOUT_LEAF 16, RCU_FANOUT 64), and the
+	// last quiescent-state report climbs it, a cache-line transfer per lock.
+	NodeWalk bool
+	// IdleWakeups is how often an idle CPU, its tick stopped, wakes on its
+	// own (timers, device interrupts), per second, and IdleWakeupTime how
+	// long each keeps it out of its extended quiescent state. Zero: never.
+	// No Kconfig sets them; a scenario gives them for its machine.
+	IdleWakeups    float64
+	IdleWakeupTime sim.Time
 }
 
 // Switch is a setting that is off, on, or decided by the machine's size.
@@ -126,6 +145,7 @@ func FindPreset(v string) (Preset, error) {
 // Apply sets k's version-dependent paths from p.
 func (p Preset) Apply(k *Kernel) {
 	k.Version, k.WakeFromGP, k.Kfree = p.Version, p.WakeFromGP, p.Kfree
+	k.TimerWheel, k.NodeWalk = true, true
 }
 
 // DefaultKernel returns Linux's defaults (the paths of the newest preset
@@ -181,6 +201,9 @@ func (k *Kernel) fill(ncpus int) error {
 	}
 	if k.IPI < 0 || k.LazyFlush < 0 {
 		return fmt.Errorf("kernel: ipi and lazy_flush must not be negative")
+	}
+	if k.IdleWakeups < 0 || k.IdleWakeupTime < 0 || k.IdleWakeups > 1e6 {
+		return fmt.Errorf("kernel: idle_wakeups must be 0 to 1e6 a second and idle_wakeup_time not negative")
 	}
 	if k.LazyFlush == 0 {
 		// LAZY_FLUSH_JIFFIES (10 * HZ): ten seconds.

@@ -34,6 +34,9 @@ type RCU struct {
 	ncbs     int // callbacks waiting or ready, on every CPU
 	exp      []expWaiter
 
+	geo  rcuGeometry
+	rand *sim.Rand // idle CPUs' own wake-ups, drawn at scans
+
 	startEv, fqsEv, endEv, tickEv sim.Event
 	wakeEv                        []sim.Event
 	Stats                         RCUStats
@@ -66,7 +69,7 @@ type expWaiter struct {
 
 func newRCU(w *World) *RCU {
 	n := w.M.NumCPUs()
-	r := &RCU{w: w, cpus: make([]rcuCPU, n), wakeEv: make([]sim.Event, n)}
+	r := &RCU{w: w, cpus: make([]rcuCPU, n), wakeEv: make([]sim.Event, n), geo: geometry(w.K.NrCPUIDs)}
 	r.startEv.Action = sim.ActionFunc(r.startGP)
 	r.fqsEv.Action = sim.ActionFunc(r.fqs)
 	r.endEv.Action = sim.ActionFunc(r.endGP)
@@ -129,17 +132,18 @@ func (r *RCU) startGP(now sim.Time) {
 		s := &r.cpus[i]
 		s.pending, s.noticed, s.qs, s.eqs = true, false, false, false
 	}
-	r.sleepUntilFQS(now, r.k().JiffiesTillFirstFQS)
+	r.sleepUntilFQS(now+r.initWalk(), r.k().JiffiesTillFirstFQS)
 	r.ensureTick(now)
 }
 
-// sleepUntilFQS sleeps the kthread for j jiffies: a timeout of j expires at
-// the tick where jiffies reaches jiffies + j, and the kthread runs one
-// wake-up later. A timeout of 0 scans at once.
+// sleepUntilFQS sleeps the kthread for j jiffies
+// (swait_event_idle_timeout_exclusive, so schedule_timeout): the timeout
+// fires as timeoutTick says, and the kthread runs one wake-up later. A
+// timeout of 0 scans at once.
 func (r *RCU) sleepUntilFQS(now sim.Time, j int) {
 	at := now
 	if j > 0 {
-		at = r.atTick(r.w.Jiffies(now)+int64(j)) + r.wakeup()
+		at = r.timeoutTick(now, int64(j)) + r.wakeup()
 	}
 	r.w.M.Schedule(&r.fqsEv, at)
 }
@@ -162,12 +166,15 @@ func (r *RCU) fqs(now sim.Time) {
 	first := r.scans == 0
 	r.scans++
 	r.Stats.FQSScans++
+	now += r.scanWalk()
 	for i, c := range r.w.M.Cores() {
 		s := &r.cpus[i]
 		if !s.pending {
 			continue
 		}
 		switch {
+		case first && r.idle(c) && r.awake():
+			s.eqs = true // it goes back to idle after the wake-up
 		case r.idle(c):
 			if r.w.percpu[i].rcuDepth > 0 {
 				panic(fmt.Sprintf("models: rcu: cpu %d is idle inside a read-side section", i))
@@ -209,7 +216,7 @@ func (r *RCU) report(cpu int, now sim.Time, byScan bool) {
 	}
 	r.ending = true
 	r.w.M.Unschedule(&r.fqsEv)
-	r.w.M.Schedule(&r.endEv, now+r.wakeup())
+	r.w.M.Schedule(&r.endEv, now+r.climb()+r.wakeup())
 }
 
 // endGP is rcu_gp_cleanup: callbacks whose grace period this was become
@@ -217,6 +224,7 @@ func (r *RCU) report(cpu int, now sim.Time, byScan bool) {
 // rcu_normal_wake_from_gp are woken by the kthread itself; if more grace
 // periods were asked for, the kthread starts the next one without sleeping.
 func (r *RCU) endGP(now sim.Time) {
+	now += r.cleanupWalk()
 	r.active, r.ending = false, false
 	r.gpDone = r.gpSeq
 	r.w.M.Unschedule(&r.fqsEv)

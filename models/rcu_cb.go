@@ -253,7 +253,7 @@ func (r *RCU) kfree(c *cpu.Core, bytes int64, now sim.Time) {
 // armKfree is schedule_delayed_work(&krcp->monitor_work,
 // KFREE_DRAIN_JIFFIES): a timer at that tick, then a kworker wake-up.
 func (r *RCU) armKfree(b *kfreeBatch, now sim.Time) {
-	r.w.M.Schedule(&b.monitor, r.atTick(r.w.Jiffies(now)+r.kfreeDrain())+r.wakeup())
+	r.w.M.Schedule(&b.monitor, r.timeoutTick(now, r.kfreeDrain())+r.wakeup())
 }
 
 // kfreeMonitor is kfree_rcu_monitor: the batch goes to queue_rcu_work if a

@@ -2,6 +2,7 @@ package models_test
 
 import (
 	"fmt"
+	"math"
 	"testing"
 
 	"contend/cpu"
@@ -295,4 +296,65 @@ func b2i(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// On the timer wheel the kthread's first-scan timeout, armed within jiffy
+// j+1, fires at the tick of j+3 instead of j+2 (wheelFires): the grace
+// period and the call are a jiffy longer than idleKernel's timeline.
+func TestSyncTimerWheel(t *testing.T) {
+	const J = 4 * sim.Millisecond
+	w := 5 * sim.Microsecond
+	x := 100 * sim.Nanosecond
+	k := idleKernel(250)
+	k.TimerWheel = true
+	call, gp := oneSync(t, k, 4, x, nil)
+	wantTime(t, "call", call, 4*J-x+w)
+	wantTime(t, "grace period", gp, 2*J)
+}
+
+// The rcu_node walks on 17 CPUs (a root over two leaves): the scan locks
+// both leaves, rcu_gp_cleanup all three nodes, each a same-socket transfer;
+// rcu_gp_init's five locks come before the timer is armed, in the same
+// jiffy. The grace period is J + 5 transfers; the caller still runs at the
+// tick after.
+func TestSyncNodeWalk(t *testing.T) {
+	const J = 4 * sim.Millisecond
+	w := 5 * sim.Microsecond
+	x := 100 * sim.Nanosecond
+	k := idleKernel(250)
+	k.NodeWalk = true
+	call, gp := oneSync(t, k, 17, x, nil)
+	wantTime(t, "grace period", gp, J+5*idleProfile(17).SameSocket)
+	wantTime(t, "call", call, 3*J-x+w)
+}
+
+// Idle CPUs' own wake-ups: each of n CPUs is out of idle at the first scan
+// with probability p = λb/(1+λb), and a grace period ends there only if
+// none is; otherwise the next scan, a jiffy later (f = 1 at HZ=250), ends
+// it. The mean grace period is J·(2 - (1-p)^n).
+func TestSyncIdleWakeups(t *testing.T) {
+	const J = 4 * sim.Millisecond
+	k := idleKernel(250)
+	k.IdleWakeups = 1000
+	k.IdleWakeupTime = 50 * sim.Microsecond
+	const n = 16
+	lb := k.IdleWakeups * k.IdleWakeupTime.Seconds()
+	p := lb / (1 + lb)
+	w := newWorld(t, idleProfile(n), 7, k)
+	prog := &cpu.Program{Name: "tc", Steps: []cpu.Step{
+		&randCompute{r: sim.NewRand(7, 1), label: w.M.Label("tc"), short: J, long: J, longOneInN: 1},
+		&models.SynchronizeRCU{W: w, Label: w.M.Label("synchronize_rcu")},
+	}}
+	res, err := w.Run(models.RunSpec{Batch: &models.Batch{CPU: 0, Program: prog, Ops: 600}, Limit: 1000 * sim.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := float64(J) * (2 - math.Pow(1-p, n))
+	got := res.RCU.GPLatency.MeanUs * float64(sim.Microsecond)
+	if math.Abs(got-want) > 0.05*float64(J) {
+		t.Errorf("mean grace period %.3f ms, want %.3f ms (p = %.3f)", got/float64(sim.Millisecond), want/float64(sim.Millisecond), p)
+	}
+	if res.RCU.GPLatency.MinUs != float64(J)/1e6 || res.RCU.GPLatency.MaxUs != 2*float64(J)/1e6 {
+		t.Errorf("grace periods from %.3f to %.3f ms, want 4 and 8", res.RCU.GPLatency.MinUs/1e3, res.RCU.GPLatency.MaxUs/1e3)
+	}
 }

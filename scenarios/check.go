@@ -596,6 +596,21 @@ func (c *checker) kernelOverrides(k *kernelRaw, kern *models.Kernel) {
 	flag(&kern.Expedited, k.Expedited)
 	flag(&kern.FastNoHZ, k.FastNoHZ)
 	flag(&kern.Lazy, k.Lazy)
+	flag(&kern.TimerWheel, k.TimerWheel)
+	flag(&kern.NodeWalk, k.NodeWalk)
+	if k.IdleWakeups != nil {
+		if v := *k.IdleWakeups; v < 0 || v > 1e6 {
+			c.fail("kernel.idle_wakeups", []string{"[kernel]", keyNeedle("idle_wakeups")}, "%g; give how often an idle CPU wakes on its own, 0 to 1e6 a second (0: never)", v)
+		} else {
+			kern.IdleWakeups = v
+		}
+	}
+	if k.IdleWakeupTime != "" {
+		kern.IdleWakeupTime = c.dur("kernel.idle_wakeup_time", []string{"[kernel]", keyNeedle("idle_wakeup_time")}, k.IdleWakeupTime, false, MaxStepTime).Time(1)
+	}
+	if (kern.IdleWakeups > 0) != (kern.IdleWakeupTime > 0) {
+		c.fail("kernel.idle_wakeups", []string{"[kernel]"}, "idle_wakeups and idle_wakeup_time go together: give both (e.g. idle_wakeups = 100, idle_wakeup_time = \"20us\") or neither")
+	}
 	if k.UseSoftirq != nil {
 		kern.RCUC = !*k.UseSoftirq
 	}

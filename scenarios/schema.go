@@ -70,6 +70,12 @@ type kernelRaw struct {
 	FastNoHZ            *bool  `toml:"fast_no_hz"`
 	Lazy                *bool  `toml:"lazy"`
 	KfreeBatch          *bool  `toml:"kfree_batch"`
+	// What makes grace periods last and vary (models.Kernel): each
+	// version's preset turns the first two on.
+	TimerWheel     *bool    `toml:"timer_wheel"`
+	NodeWalk       *bool    `toml:"node_walk"`
+	IdleWakeups    *float64 `toml:"idle_wakeups"`     // per second per idle CPU
+	IdleWakeupTime string   `toml:"idle_wakeup_time"` // how long each keeps it awake
 }
 
 type lineRaw struct {

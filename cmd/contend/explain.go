@@ -433,6 +433,9 @@ func phaseWhy(k models.Kernel, i int) string {
 		}
 		return "the caller CPU's next tick asks for it (rcu_pending), then the kthread wakes"
 	case models.PhaseGP:
+		if k.TimerWheel {
+			return fmt.Sprintf("FQS timeouts of %d jiffies, then %d, each firing on the timer wheel a jiffy after it expires, until every CPU reported", k.JiffiesTillFirstFQS, k.JiffiesTillNextFQS)
+		}
 		return fmt.Sprintf("FQS scans after %d jiffies, then every %d, until every CPU reported", k.JiffiesTillFirstFQS, k.JiffiesTillNextFQS)
 	case models.PhaseInvoke:
 		switch {
