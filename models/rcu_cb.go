@@ -93,6 +93,7 @@ type callback struct {
 	gpStart sim.Time // its grace period
 	gpEnd   sim.Time
 	steps   []cpu.Step // what the callback does to shared lines, run in softirq on core
+	work    sim.Time   // a kfree_rcu batch: what its steps spend freeing it
 }
 
 // enqueue queues cb on its CPU. Like call_rcu, it asks for no grace period
@@ -170,7 +171,13 @@ func (r *RCU) invoke(cb callback, at sim.Time) {
 		r.freed(cb, at+r.wakeup())
 		r.kworkerRan(cb.core.ID)
 	case cbKfreeBatch:
-		r.freed(cb, at+r.wakeup())
+		// kfree_rcu_work: a kworker on the batch's CPU frees it, taking
+		// the CPU from what runs there (as its steps, before its next
+		// operation); the objects are freed when it is done.
+		r.freed(cb, at+r.wakeup()+cb.work)
+		if len(cb.steps) > 0 {
+			r.w.raise(cb.core.ID, cb.steps)
+		}
 		r.cpus[cb.core.ID].krc.inflight--
 		r.kworkerRan(cb.core.ID)
 	}
@@ -222,6 +229,8 @@ func (r *RCU) freed(cb callback, at sim.Time) {
 // batches (krw_arr, KFREE_N_BATCHES = 2) waiting for a grace period.
 type kfreeBatch struct {
 	bytes, objs int64
+	work        sim.Time // what the kworker spends freeing it
+	label       cpu.Label
 	sumAt       float64 // sum of the times its objects were queued, for their mean latency
 	inflight    int
 	armed       bool
@@ -233,15 +242,23 @@ const kfreeNBatches = 2 // KFREE_N_BATCHES
 // kfreeDrain is KFREE_DRAIN_JIFFIES (HZ / 50).
 func (r *RCU) kfreeDrain() int64 { return max(1, int64(r.k().HZ/50)) }
 
-// kfree queues one object for kfree_rcu.
-func (r *RCU) kfree(c *cpu.Core, bytes int64, now sim.Time) {
+// kfree queues one object for kfree_rcu; work is what freeing it costs the
+// kworker of its batch. Freed one at a time (before 5.6) an object costs
+// its RCU callback the same.
+func (r *RCU) kfree(c *cpu.Core, bytes int64, work sim.Time, label cpu.Label, now sim.Time) {
 	r.Stats.Pending.Add(now, float64(bytes))
 	if r.k().Kfree == KfreePerObject {
-		r.enqueue(callback{kind: cbFree, call: KindKfreeRCU, core: c, bytes: bytes}, now, false)
+		cb := callback{kind: cbFree, call: KindKfreeRCU, core: c, bytes: bytes}
+		if work > 0 {
+			cb.steps = []cpu.Step{&cpu.ComputeStep{Label: label, D: work}}
+		}
+		r.enqueue(cb, now, false)
 		return
 	}
 	b := &r.cpus[c.ID].krc
 	b.bytes += bytes
+	b.work += work
+	b.label = label
 	b.objs++
 	b.sumAt += float64(now)
 	if !b.armed {
@@ -258,17 +275,21 @@ func (r *RCU) armKfree(b *kfreeBatch, now sim.Time) {
 
 // kfreeMonitor is kfree_rcu_monitor: the batch goes to queue_rcu_work if a
 // slot is free, else the monitor is re-armed.
-func (r *RCU) kfreeMonitor(cpu int, now sim.Time) {
-	r.kworkerRan(cpu)
-	b := &r.cpus[cpu].krc
+func (r *RCU) kfreeMonitor(id int, now sim.Time) {
+	r.kworkerRan(id)
+	b := &r.cpus[id].krc
 	if b.objs > 0 && b.inflight < kfreeNBatches {
 		mean := sim.Time(b.sumAt / float64(b.objs))
-		r.enqueue(callback{kind: cbKfreeBatch, call: KindKfreeRCU, core: r.w.M.Cores()[cpu], bytes: b.bytes}, now, false)
+		cb := callback{kind: cbKfreeBatch, call: KindKfreeRCU, core: r.w.M.Cores()[id], bytes: b.bytes, work: b.work}
+		if b.work > 0 {
+			cb.steps = []cpu.Step{&cpu.ComputeStep{Label: b.label, D: b.work}}
+		}
+		r.enqueue(cb, now, false)
 		// The batch's latency counts from its objects' mean queueing time.
-		s := &r.cpus[cpu]
+		s := &r.cpus[id]
 		s.waiting[len(s.waiting)-1].at = mean
 		b.inflight++
-		b.bytes, b.objs, b.sumAt = 0, 0, 0
+		b.bytes, b.objs, b.sumAt, b.work = 0, 0, 0, 0
 	}
 	if b.objs == 0 {
 		b.armed = false
@@ -355,6 +376,11 @@ type CallRCU struct {
 	Work     bool
 	Kfree    bool
 	Callback []cpu.Step
+	// FreeWork is what the kworker that frees a kfree_rcu batch spends on
+	// this call's objects, on the calling CPU after the grace period, as
+	// FreeLabel.
+	FreeWork  sim.Time
+	FreeLabel cpu.Label
 }
 
 // Exec implements cpu.Step.
@@ -362,7 +388,7 @@ func (s *CallRCU) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
 	w := s.W
 	now := c.Now()
 	if s.Kfree {
-		w.RCU.kfree(c, s.Bytes, now)
+		w.RCU.kfree(c, s.Bytes, s.FreeWork, s.FreeLabel, now)
 		return cpu.Next, now
 	}
 	cb := callback{kind: cbFree, call: KindCallRCU, core: c, bytes: s.Bytes, lazy: w.K.Lazy, steps: s.Callback}

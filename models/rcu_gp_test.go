@@ -358,3 +358,35 @@ func TestSyncIdleWakeups(t *testing.T) {
 		t.Errorf("grace periods from %.3f to %.3f ms, want 4 and 8", res.RCU.GPLatency.MinUs/1e3, res.RCU.GPLatency.MaxUs/1e3)
 	}
 }
+
+// kfree_rcu_work's kworker takes its CPU for the batch's free cost: over a
+// run, the time charged to it is the cost of one call times the calls whose
+// objects were freed (FreedBytes over the bytes a call frees), whether the
+// objects go one callback each (5.2) or in batches (5.6 on).
+func TestKfreeWorkerCost(t *testing.T) {
+	const per = 20 * sim.Microsecond
+	for _, mode := range []models.KfreeMode{models.KfreePerObject, models.KfreeBatch} {
+		k := idleKernel(250)
+		k.Kfree = mode
+		w := newWorld(t, idleProfile(2), 1, k)
+		prog := &cpu.Program{Name: "kfree", Steps: []cpu.Step{
+			&models.RCUSoftirq{W: w},
+			compute(w, "loop", 100*sim.Microsecond),
+			&models.CallRCU{W: w, Bytes: 64, Kfree: true, FreeWork: per, FreeLabel: w.M.Label("kfree_rcu_work")},
+		}}
+		res, err := w.Run(models.RunSpec{Batch: &models.Batch{CPU: 0, Program: prog, Ops: 2000}, Limit: 100 * sim.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		freed := res.RCU.FreedBytes / 64
+		var ns float64
+		for _, l := range res.Profile {
+			if l.Label == "kfree_rcu_work" {
+				ns = l.NsPerPacket * float64(res.Batch.Ops)
+			}
+		}
+		if freed < 1000 || math.Abs(ns-float64(freed)*per.Nanoseconds()) > per.Nanoseconds()/2 {
+			t.Errorf("kfree mode %d: %.0f ns in kfree_rcu_work for %d calls freed, want %v each", mode, ns, freed, per)
+		}
+	}
+}

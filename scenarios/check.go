@@ -677,6 +677,7 @@ func (c *checker) steps(where string, anchors []string, steps []stepRaw, names m
 		at := append(append([]string{}, anchors...), sameLine(st.Kind.String(), st.operand()))
 		c.step(field, at, &st, names)
 		c.callback(field, at, &st)
+		c.free(field, at, &st)
 		switch {
 		case st.Kind == StepOncePerJiffy:
 			if len(raw.Steps) == 0 {
@@ -741,6 +742,19 @@ func (c *checker) step(field string, at []string, st *Step, names map[string]str
 			c.fail(field+".block", append(at, st.Arg), "%q is not a defined block; define it under [block] or fix the name", st.Arg)
 		}
 	}
+}
+
+// free checks a kfree_rcu's cost to the kworker: only kfree_rcu has one,
+// and only when its objects are batched (the kworker frees a batch).
+func (c *checker) free(field string, at []string, st *Step) {
+	if st.Free == "" {
+		return
+	}
+	if st.Kind != StepKfreeRCU {
+		c.fail(field+".free", at, "%s frees nothing in a kworker; only kfree_rcu has a free cost: move it to a kfree_rcu step or drop it", st.Kind)
+		return
+	}
+	c.dur(field+".free", at, st.Free, true, MaxStepTime)
 }
 
 // callback checks a call_rcu's callback: only call_rcu has one, and it names

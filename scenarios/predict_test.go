@@ -57,7 +57,9 @@ var outsideSeeds = map[string]bool{"same-node": true, "different-nodes": true, "
 	"x5550-same-cpu": true, "x5550-on-core": true, "x5550-off-core": true, "x5550-off-socket": true,
 	"i7-8750h-same-cpu": true, "i7-8750h-on-core": true, "i7-8750h-off-core": true,
 	"8176-same-cpu": true, "8176-on-core": true, "8176-off-core": true, "8176-off-socket": true,
-	"ivbex-rlock": true}
+	"ivbex-rlock": true,
+	// rcu-corpus.csv, the cases that state a CPU count
+	"rcuscale-512": true, "rezki-sync-default": true, "rezki-sync-wake-from-gp": true}
 
 // statedMisses are seed points the model misses by more than the tolerance
 // for a cause its scenario file states, keyed series/variant/metric. The

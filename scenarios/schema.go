@@ -130,6 +130,7 @@ type stepRaw struct {
 	CounterInc    string    `toml:"percpu_counter_inc"` // percpu_counter_add(+1) on a percpu_counter's per-cpu line
 	CounterDec    string    `toml:"percpu_counter_dec"` // percpu_counter_add(-1)
 	Callback      string    `toml:"callback"`           // call_rcu: the block its callback runs, in softirq on the calling CPU
+	Free          string    `toml:"free"`               // kfree_rcu: what the kworker spends freeing this call's objects
 	Label         string    `toml:"label"`
 }
 
