@@ -77,6 +77,10 @@ type Kernel struct {
 	// No Kconfig sets them; a scenario gives them for its machine.
 	IdleWakeups    float64
 	IdleWakeupTime sim.Time
+	// NOCB is CONFIG_RCU_NOCB_CPU (default n) with every CPU's callbacks
+	// offloaded (rcu_nocbs=, CONFIG_RCU_NOCB_CPU_DEFAULT_ALL): the rcuog
+	// and rcuop kthreads handle them instead of each CPU's tick.
+	NOCB bool
 }
 
 // Switch is a setting that is off, on, or decided by the machine's size.

@@ -35,7 +35,8 @@ type RCU struct {
 	exp      []expWaiter
 
 	geo  rcuGeometry
-	rand *sim.Rand // idle CPUs' own wake-ups, drawn at scans
+	rand *sim.Rand  // idle CPUs' own wake-ups, drawn at scans
+	nocb *nocbState // offloaded callbacks, when the kernel has them
 
 	startEv, fqsEv, endEv, tickEv sim.Event
 	wakeEv                        []sim.Event
@@ -57,6 +58,7 @@ type rcuCPU struct {
 	ready    []callback // their grace period has ended
 	lazy     int        // lazy callbacks not yet tied to a grace period
 	lazyFrom sim.Time   // when the oldest of them was queued
+	bypass   int        // offloaded: the newest callbacks are on the bypass list
 	fastWake int64      // CONFIG_RCU_FAST_NO_HZ: the jiffy an idle CPU's tick fires next
 	krc      kfreeBatch
 }
@@ -74,6 +76,9 @@ func newRCU(w *World) *RCU {
 	r.fqsEv.Action = sim.ActionFunc(r.fqs)
 	r.endEv.Action = sim.ActionFunc(r.endGP)
 	r.tickEv.Action = sim.ActionFunc(r.tick)
+	if w.K.NOCB {
+		r.nocb = newNOCB(r, n)
+	}
 	for i := range r.wakeEv {
 		c := w.M.Cores()[i]
 		r.wakeEv[i].Action = sim.ActionFunc(func(now sim.Time) { c.Wake(now, cpu.Next) })
@@ -250,6 +255,9 @@ func (r *RCU) endGP(now sim.Time) {
 		}
 		s.waiting, s.nreg = s.waiting[n:], s.nreg-n
 		more = more || s.nreg > 0
+		if r.nocb != nil && len(s.ready) > 0 {
+			r.nocbReady(i, now)
+		}
 	}
 	if more {
 		r.startGP(now)
@@ -282,7 +290,7 @@ func (r *RCU) tick(now sim.Time) {
 func (r *RCU) cpuTick(i int, now sim.Time) {
 	s := &r.cpus[i]
 	idle := r.idle(r.w.M.Cores()[i])
-	if idle && (len(s.waiting)+len(s.ready) == 0 || !r.fastNoHZTick(s, now)) {
+	if idle && (len(s.waiting)+len(s.ready) == 0 || r.nocb != nil || !r.fastNoHZTick(s, now)) {
 		return // dyntick-idle: no tick at all
 	}
 	if r.active && s.pending {
@@ -293,8 +301,10 @@ func (r *RCU) cpuTick(i int, now sim.Time) {
 			r.report(i, now, false)
 		}
 	}
-	r.register(i, now, false)
-	r.invokeReady(i, now)
+	if r.nocb == nil {
+		r.register(i, now, false)
+		r.invokeReady(i, now)
+	}
 }
 
 // contextSwitch is a quiescent state: the CPU's task blocks or finishes and

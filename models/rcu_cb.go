@@ -112,6 +112,9 @@ func (r *RCU) enqueue(cb callback, now sim.Time, immediate bool) {
 	}
 	s.waiting = append(s.waiting, cb)
 	r.ncbs++
+	if r.nocb != nil && cb.kind != cbWakeGP {
+		r.nocbEnqueue(cb.core.ID, cb.lazy, now)
+	}
 	if immediate || len(s.waiting) > qhimark {
 		r.register(cb.core.ID, now, true)
 	}
@@ -124,17 +127,18 @@ func (r *RCU) enqueue(cb callback, now sim.Time, immediate bool) {
 // of them wait. New callbacks are always the tail of the list.
 func (r *RCU) register(cpu int, now sim.Time, force bool) {
 	s := &r.cpus[cpu]
-	if s.nreg == len(s.waiting) {
+	end := len(s.waiting) - s.bypass
+	if s.nreg == end {
 		return
 	}
-	lazyOnly := s.lazy == len(s.waiting)-s.nreg
+	lazyOnly := s.lazy == end-s.nreg
 	if !force && lazyOnly && s.lazy < qhimark && now-s.lazyFrom < r.k().LazyFlush {
 		return
 	}
-	for i := s.nreg; i < len(s.waiting); i++ {
+	for i := s.nreg; i < end; i++ {
 		s.waiting[i].gp = r.gpSeq + 1
 	}
-	s.nreg, s.lazy = len(s.waiting), 0
+	s.nreg, s.lazy = end, 0
 	r.request(now)
 }
 

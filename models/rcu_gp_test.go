@@ -390,3 +390,64 @@ func TestKfreeWorkerCost(t *testing.T) {
 		}
 	}
 }
+
+// Offloaded callbacks (CONFIG_RCU_NOCB_CPU): a call x into jiffy 0 wakes
+// rcuog (w), which asks for the grace period; the kthread runs w later and
+// its first scan, at tick 1 plus w, ends it; rcu_gp_cleanup wakes rcuog,
+// rcuog the caller CPU's rcuop (2w), whose callback wakes the caller (w).
+// No tick of the caller's CPU is waited for: J + 4w - x, where the tick
+// path takes 3J - x + w.
+func TestSyncNOCB(t *testing.T) {
+	const J = 4 * sim.Millisecond
+	w := 5 * sim.Microsecond
+	x := 100 * sim.Nanosecond
+	k := idleKernel(250)
+	k.NOCB = true
+	call, gp := oneSync(t, k, 4, x, nil)
+	wantTime(t, "call", call, J+4*w-x)
+	wantTime(t, "grace period", gp, J-x-w)
+}
+
+// Past nocb_nobypass_lim_per_jiffy (16·1000/HZ = 64 at HZ=250) call_rcu()s
+// in one jiffy a CPU's callbacks go to its bypass list. 100 calls within
+// jiffy 0: the first 63 wake rcuog and make the grace period that ends at
+// the first scan (J + w); the other 37 wait for rcuog's deferred wake-up at
+// tick 2, whose grace period ends at tick 3. So the median call is freed
+// about J after it was made, the 90th percentile about 3J.
+func TestNOCBBypass(t *testing.T) {
+	const J = 4 * sim.Millisecond
+	k := idleKernel(250)
+	k.NOCB = true
+	w := newWorld(t, idleProfile(2), 1, k)
+	prog := &cpu.Program{Name: "burst", Steps: []cpu.Step{
+		&burstStep{label: w.M.Label("loop"), n: 100, rest: &models.SleepStep{W: w, D: 20 * J, Label: w.M.Label("sleep")}},
+		&models.CallRCU{W: w, Bytes: 8},
+	}}
+	res, err := w.Run(models.RunSpec{Batch: &models.Batch{CPU: 0, Program: prog, Ops: 101}, Limit: sim.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.RCU.Calls) != 1 {
+		t.Fatalf("calls %+v, %d grace periods, %d bytes freed, batch %+v", res.RCU.Calls, res.RCU.GracePeriods, res.RCU.FreedBytes, res.Batch)
+	}
+	c := res.RCU.Calls[0]
+	ms := func(us float64) float64 { return us / 1e3 }
+	if math.Abs(ms(c.P50Us)-ms(float64(J)/1e6)) > 0.1 || math.Abs(ms(c.P90Us)-3*ms(float64(J)/1e6)) > 0.1 {
+		t.Errorf("call_rcu p50 %.3f ms, p90 %.3f ms; want about 4 and 12", ms(c.P50Us), ms(c.P90Us))
+	}
+}
+
+// burstStep computes 1 ns its first n times and then sleeps in rest: n
+// calls in a burst, then an idle CPU while their grace periods end.
+type burstStep struct {
+	label cpu.Label
+	n     int
+	rest  cpu.Step
+}
+
+func (s *burstStep) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
+	if s.n--; s.n < 0 {
+		return s.rest.Exec(c)
+	}
+	return cpu.Next, c.Compute(s.label, sim.Nanosecond)
+}

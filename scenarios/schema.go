@@ -76,6 +76,7 @@ type kernelRaw struct {
 	NodeWalk       *bool    `toml:"node_walk"`
 	IdleWakeups    *float64 `toml:"idle_wakeups"`     // per second per idle CPU
 	IdleWakeupTime string   `toml:"idle_wakeup_time"` // how long each keeps it awake
+	NOCB           *bool    `toml:"nocb"`             // CONFIG_RCU_NOCB_CPU, every CPU offloaded
 }
 
 type lineRaw struct {
