@@ -59,7 +59,7 @@ var outsideSeeds = map[string]bool{"same-node": true, "different-nodes": true, "
 	"8176-same-cpu": true, "8176-on-core": true, "8176-off-core": true, "8176-off-socket": true,
 	"ivbex-rlock": true,
 	// rcu-corpus.csv, the cases that state a CPU count
-	"rcuscale-512": true, "rezki-sync-default": true, "rezki-sync-wake-from-gp": true}
+	"rcuscale-512": true, "rezki-sync-default": true, "rezki-sync-wake-from-gp": true, "paulmck-idle-gp": true}
 
 // statedMisses are seed points the model misses by more than the tolerance
 // for a cause its scenario file states, keyed series/variant/metric. The
