@@ -60,7 +60,7 @@ type Kernel struct {
 	LazyFlush sim.Time
 
 	// What makes a real grace period last and vary. Every preset turns
-	// the first two on (each version has them); a kernel named by no
+	// on the wheel, the walk and the kthread's CPU (each version has them); a kernel named by no
 	// version has none of them, so the closed forms of the tests hold.
 	//
 	// TimerWheel: the kthread's timeouts and delayed work go on the jiffy
@@ -81,6 +81,11 @@ type Kernel struct {
 	// offloaded (rcu_nocbs=, CONFIG_RCU_NOCB_CPU_DEFAULT_ALL): the rcuog
 	// and rcuop kthreads handle them instead of each CPU's tick.
 	NOCB bool
+	// KthreadCPU: the grace-period kthread runs on a CPU of the machine
+	// (the last), and when a task holds that CPU in the kernel it waits for
+	// the task's next preemption point. Off, it always runs one wake-up
+	// after it is woken, as if on a CPU of its own.
+	KthreadCPU bool
 }
 
 // Switch is a setting that is off, on, or decided by the machine's size.
@@ -149,7 +154,7 @@ func FindPreset(v string) (Preset, error) {
 // Apply sets k's version-dependent paths from p.
 func (p Preset) Apply(k *Kernel) {
 	k.Version, k.WakeFromGP, k.Kfree = p.Version, p.WakeFromGP, p.Kfree
-	k.TimerWheel, k.NodeWalk = true, true
+	k.TimerWheel, k.NodeWalk, k.KthreadCPU = true, true, true
 }
 
 // DefaultKernel returns Linux's defaults (the paths of the newest preset

@@ -39,6 +39,8 @@ type RCU struct {
 	nocb *nocbState // offloaded callbacks, when the kernel has them
 
 	startEv, fqsEv, endEv, tickEv sim.Event
+	fqsTimer                      sim.Event // the FQS timeout, which wakes the kthread
+	kthread                       kthreadCPU
 	wakeEv                        []sim.Event
 	Stats                         RCUStats
 	// Trace, if set, is told of every grace period's end (for tests).
@@ -75,6 +77,8 @@ func newRCU(w *World) *RCU {
 	r.startEv.Action = sim.ActionFunc(r.startGP)
 	r.fqsEv.Action = sim.ActionFunc(r.fqs)
 	r.endEv.Action = sim.ActionFunc(r.endGP)
+	r.fqsTimer.Action = sim.ActionFunc(func(now sim.Time) { r.kthreadWake(&r.fqsEv, now) })
+	r.kthread.cpu = n - 1
 	r.tickEv.Action = sim.ActionFunc(r.tick)
 	if w.K.NOCB {
 		r.nocb = newNOCB(r, n)
@@ -114,7 +118,7 @@ func (r *RCU) request(now sim.Time) {
 		r.needMore = true
 	case !r.starting:
 		r.starting = true
-		r.w.M.Schedule(&r.startEv, now+r.wakeup())
+		r.kthreadWake(&r.startEv, now)
 	}
 }
 
@@ -143,14 +147,21 @@ func (r *RCU) startGP(now sim.Time) {
 
 // sleepUntilFQS sleeps the kthread for j jiffies
 // (swait_event_idle_timeout_exclusive, so schedule_timeout): the timeout
-// fires as timeoutTick says, and the kthread runs one wake-up later. A
-// timeout of 0 scans at once.
+// fires as timeoutTick says and wakes the kthread. A timeout of 0 scans at
+// once.
 func (r *RCU) sleepUntilFQS(now sim.Time, j int) {
-	at := now
-	if j > 0 {
-		at = r.timeoutTick(now, int64(j)) + r.wakeup()
+	if j == 0 {
+		r.w.M.Schedule(&r.fqsEv, now)
+		return
 	}
-	r.w.M.Schedule(&r.fqsEv, at)
+	r.w.M.Schedule(&r.fqsTimer, r.timeoutTick(now, int64(j)))
+}
+
+// cancelFQS drops the kthread's FQS wait: the grace period ended first.
+func (r *RCU) cancelFQS() {
+	r.w.M.Unschedule(&r.fqsTimer)
+	r.w.M.Unschedule(&r.fqsEv)
+	r.kthread.drop(&r.fqsEv)
 }
 
 func (r *RCU) ensureTick(now sim.Time) {
@@ -220,8 +231,8 @@ func (r *RCU) report(cpu int, now sim.Time, byScan bool) {
 		return
 	}
 	r.ending = true
-	r.w.M.Unschedule(&r.fqsEv)
-	r.w.M.Schedule(&r.endEv, now+r.climb()+r.wakeup())
+	r.cancelFQS()
+	r.kthreadWake(&r.endEv, now+r.climb())
 }
 
 // endGP is rcu_gp_cleanup: callbacks whose grace period this was become
@@ -232,7 +243,7 @@ func (r *RCU) endGP(now sim.Time) {
 	now += r.cleanupWalk()
 	r.active, r.ending = false, false
 	r.gpDone = r.gpSeq
-	r.w.M.Unschedule(&r.fqsEv)
+	r.cancelFQS()
 	r.Stats.GracePeriods++
 	r.Stats.GPLatency.Record(int64(now - r.gpStart))
 	if r.Trace != nil {
@@ -310,6 +321,7 @@ func (r *RCU) cpuTick(i int, now sim.Time) {
 // contextSwitch is a quiescent state: the CPU's task blocks or finishes and
 // the CPU goes idle.
 func (r *RCU) contextSwitch(c *cpu.Core, now sim.Time) {
+	r.kthreadYield(c.ID, now)
 	s := &r.cpus[c.ID]
 	if r.active && s.pending {
 		s.qs = s.qs || s.noticed
@@ -364,6 +376,7 @@ func (r *RCU) fastNoHZTick(s *rcuCPU, now sim.Time) bool {
 // quiescent state for a CPU running user code between operations, for one
 // in ksoftirqd (SoftirqQS), and for any once asked urgently (cond_resched).
 func (r *RCU) boundary(c *cpu.Core, now sim.Time) {
+	r.kthreadYield(c.ID, now)
 	s := &r.cpus[c.ID]
 	if !r.active || !s.pending || !s.noticed {
 		return

@@ -137,3 +137,54 @@ func (r *RCU) awake() bool {
 	lb := k.IdleWakeups * k.IdleWakeupTime.Seconds()
 	return r.rand.Float64() < lb/(1+lb)
 }
+
+// kthreadCPU is the CPU the grace-period kthread runs on and the wake-ups
+// that wait for it. rcu_gp_kthread is bound to no CPU; this model keeps it
+// on the last one. When that CPU is idle a wake-up runs it one scheduler
+// wake-up later; when it runs a task in the kernel (PREEMPT_NONE, or
+// voluntary preemption), the kthread runs only once that task reaches a
+// preemption point (cond_resched, a sleep), which here is its next
+// operation boundary or its blocking, and the switch to the kthread and
+// back is a quiescent state for that CPU (rcu_note_context_switch).
+type kthreadCPU struct {
+	cpu     int
+	waiting []*sim.Event // what the kthread is to do once it runs
+}
+
+func (k *kthreadCPU) drop(ev *sim.Event) {
+	for i, e := range k.waiting {
+		if e == ev {
+			k.waiting = append(k.waiting[:i], k.waiting[i+1:]...)
+			return
+		}
+	}
+}
+
+// kthreadWake wakes the kthread at now to run ev.
+func (r *RCU) kthreadWake(ev *sim.Event, now sim.Time) {
+	c := r.w.M.Cores()[r.kthread.cpu]
+	if !r.k().KthreadCPU || r.idle(c) {
+		r.w.M.Schedule(ev, now+r.wakeup())
+		return
+	}
+	for _, e := range r.kthread.waiting {
+		if e == ev {
+			return
+		}
+	}
+	r.kthread.waiting = append(r.kthread.waiting, ev)
+}
+
+// kthreadYield is a preemption point of the task on cpu: a kthread waiting
+// for this CPU runs.
+func (r *RCU) kthreadYield(cpu int, now sim.Time) {
+	k := &r.kthread
+	if cpu != k.cpu || len(k.waiting) == 0 {
+		return
+	}
+	for _, ev := range k.waiting {
+		r.w.M.Schedule(ev, now+r.wakeup())
+	}
+	k.waiting = k.waiting[:0]
+	r.kworkerRan(cpu)
+}

@@ -71,12 +71,13 @@ type kernelRaw struct {
 	Lazy                *bool  `toml:"lazy"`
 	KfreeBatch          *bool  `toml:"kfree_batch"`
 	// What makes grace periods last and vary (models.Kernel): each
-	// version's preset turns the first two on.
+	// version's preset turns timer_wheel, node_walk and kthread_cpu on.
 	TimerWheel     *bool    `toml:"timer_wheel"`
 	NodeWalk       *bool    `toml:"node_walk"`
 	IdleWakeups    *float64 `toml:"idle_wakeups"`     // per second per idle CPU
 	IdleWakeupTime string   `toml:"idle_wakeup_time"` // how long each keeps it awake
 	NOCB           *bool    `toml:"nocb"`             // CONFIG_RCU_NOCB_CPU, every CPU offloaded
+	KthreadCPU     *bool    `toml:"kthread_cpu"`      // the grace-period kthread runs on the machine's last CPU
 }
 
 type lineRaw struct {
