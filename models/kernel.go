@@ -86,6 +86,9 @@ type Kernel struct {
 	// the task's next preemption point. Off, it always runs one wake-up
 	// after it is woken, as if on a CPU of its own.
 	KthreadCPU bool
+	// SkewTick is the skew_tick=1 boot parameter (default 0): each CPU's
+	// tick comes cpu·(TICK_NSEC/2)/nr_cpu_ids after the jiffy boundary.
+	SkewTick bool
 }
 
 // Switch is a setting that is off, on, or decided by the machine's size.

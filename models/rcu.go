@@ -40,6 +40,7 @@ type RCU struct {
 
 	startEv, fqsEv, endEv, tickEv sim.Event
 	fqsTimer                      sim.Event // the FQS timeout, which wakes the kthread
+	tickCPU                       int       // skew_tick: the CPU whose tick tickEv is
 	kthread                       kthreadCPU
 	wakeEv                        []sim.Event
 	Stats                         RCUStats
@@ -165,9 +166,14 @@ func (r *RCU) cancelFQS() {
 }
 
 func (r *RCU) ensureTick(now sim.Time) {
-	if !r.tickEv.Scheduled() {
-		r.w.M.Schedule(&r.tickEv, r.w.NextTick(now))
+	if r.tickEv.Scheduled() {
+		return
 	}
+	if r.k().SkewTick {
+		r.nextSkewedTick(now)
+		return
+	}
+	r.w.M.Schedule(&r.tickEv, r.w.NextTick(now))
 }
 
 // fqs is one rcu_gp_fqs() scan. The first collects dyntick-idle snapshots
@@ -285,6 +291,10 @@ func (r *RCU) ensureTickIfCallbacks(now sim.Time) {
 // tick is the scheduling-clock interrupt on every CPU whose tick runs: a
 // busy CPU, or an idle one with callbacks (rcu_needs_cpu keeps its tick).
 func (r *RCU) tick(now sim.Time) {
+	if r.k().SkewTick {
+		r.skewedTick(now)
+		return
+	}
 	for i := range r.cpus {
 		r.cpuTick(i, now)
 	}

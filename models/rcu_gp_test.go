@@ -473,3 +473,30 @@ func TestKthreadWaitsForItsCPU(t *testing.T) {
 		t.Errorf("the kthread on a busy CPU starts the grace period %.3f µs later, want 200", d)
 	}
 }
+
+// skew_tick=1 on 4 CPUs: CPU 3's tick comes 3·(J/2)/4 = 1.5 ms after each
+// boundary. A call on CPU 3 at x: its tick at 1.5 ms, in the same jiffy,
+// asks for the grace period, the kthread's timeout (on an idle CPU, at the
+// boundary) scans at J + w, and CPU 3's tick at J + 1.5 ms runs the
+// callback: the call takes J + 1.5 ms + w - x, where unskewed it is
+// 3J + w - x.
+func TestSyncSkewTick(t *testing.T) {
+	const J = 4 * sim.Millisecond
+	w := 5 * sim.Microsecond
+	x := 100 * sim.Nanosecond
+	for _, skew := range []bool{false, true} {
+		k := idleKernel(250)
+		k.SkewTick = skew
+		wd := newWorld(t, idleProfile(4), 1, k)
+		p := &cpu.Program{Name: "tc", Steps: []cpu.Step{compute(wd, "tc", x), &models.SynchronizeRCU{W: wd, Label: wd.M.Label("synchronize_rcu")}}}
+		res, err := wd.Run(models.RunSpec{Batch: &models.Batch{CPU: 3, Program: p, Ops: 1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := 3*J + w - x
+		if skew {
+			want = J + 1500*sim.Microsecond + w - x
+		}
+		wantTime(t, fmt.Sprintf("skew_tick=%v: call on CPU 3", skew), sim.FromNanoseconds(res.RCU.Calls[0].MeanUs*1e3), want)
+	}
+}

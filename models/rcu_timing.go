@@ -188,3 +188,48 @@ func (r *RCU) kthreadYield(cpu int, now sim.Time) {
 	k.waiting = k.waiting[:0]
 	r.kworkerRan(cpu)
 }
+
+// tickPhase is how far CPU i's tick comes after each jiffy boundary. With
+// skew_tick=1 tick_setup_sched_timer() offsets it:
+//
+//	u64 offset = TICK_NSEC >> 1;
+//	do_div(offset, num_possible_cpus());
+//	offset *= smp_processor_id();
+//	hrtimer_add_expires_ns(&ts->sched_timer, offset);
+//
+// and without it (the default) every CPU's tick comes at the boundary.
+func (r *RCU) tickPhase(i int) sim.Time {
+	if !r.k().SkewTick {
+		return 0
+	}
+	return sim.Time(i) * (r.jiffy() / 2 / sim.Time(r.k().NrCPUIDs))
+}
+
+// skewedTick is the tick of CPU r.tickCPU, then the next CPU's.
+func (r *RCU) skewedTick(now sim.Time) {
+	r.cpuTick(r.tickCPU, now)
+	r.tickCPU++
+	if r.tickCPU < len(r.cpus) {
+		base := now - r.tickPhase(r.tickCPU-1)
+		r.w.M.Schedule(&r.tickEv, base+r.tickPhase(r.tickCPU))
+		return
+	}
+	r.tickCPU = 0
+	if r.active || r.starting || r.ncbs > 0 {
+		r.w.M.Schedule(&r.tickEv, now-r.tickPhase(len(r.cpus)-1)+r.jiffy())
+	}
+}
+
+// nextSkewedTick schedules the first CPU tick after now.
+func (r *RCU) nextSkewedTick(now sim.Time) {
+	base := sim.Time(r.w.Jiffies(now)) * r.jiffy()
+	for i := range r.cpus {
+		if at := base + r.tickPhase(i); at > now {
+			r.tickCPU = i
+			r.w.M.Schedule(&r.tickEv, at)
+			return
+		}
+	}
+	r.tickCPU = 0
+	r.w.M.Schedule(&r.tickEv, base+r.jiffy())
+}

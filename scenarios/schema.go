@@ -78,6 +78,7 @@ type kernelRaw struct {
 	IdleWakeupTime string   `toml:"idle_wakeup_time"` // how long each keeps it awake
 	NOCB           *bool    `toml:"nocb"`             // CONFIG_RCU_NOCB_CPU, every CPU offloaded
 	KthreadCPU     *bool    `toml:"kthread_cpu"`      // the grace-period kthread runs on the machine's last CPU
+	SkewTick       *bool    `toml:"skew_tick"`        // the skew_tick=1 boot parameter
 }
 
 type lineRaw struct {
