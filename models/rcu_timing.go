@@ -202,7 +202,8 @@ func (r *RCU) tickPhase(i int) sim.Time {
 	if !r.k().SkewTick {
 		return 0
 	}
-	return sim.Time(i) * (r.jiffy() / 2 / sim.Time(r.k().NrCPUIDs))
+	// nr_cpu_ids is never below the CPUs the machine has.
+	return sim.Time(i) * (r.jiffy() / 2 / sim.Time(max(r.k().NrCPUIDs, len(r.cpus))))
 }
 
 // skewedTick is the tick of CPU r.tickCPU, then the next CPU's.
