@@ -337,7 +337,8 @@ func (r *RCU) contextSwitch(c *cpu.Core, now sim.Time) {
 		s.qs = s.qs || s.noticed
 		s.eqs = true
 	}
-	if r.k().FastNoHZ {
+	if r.k().FastNoHZ && r.nocb == nil {
+		// CONFIG_RCU_FAST_NO_HZ applies only to CPUs that do not offload.
 		r.fastNoHZIdle(c.ID, now)
 	}
 }

@@ -428,6 +428,8 @@ func phaseWhy(k models.Kernel, i int) string {
 		switch {
 		case k.WakeFromGP == models.On:
 			return "start_poll_synchronize_rcu wakes the grace-period kthread at once"
+		case k.NOCB:
+			return "the call wakes its CPU's rcuog kthread, which asks for it at once"
 		case k.FastNoHZ:
 			return "the caller's idle CPU sleeps to a multiple of 4 jiffies, whose tick asks for it"
 		}
@@ -441,6 +443,8 @@ func phaseWhy(k models.Kernel, i int) string {
 		switch {
 		case k.WakeFromGP == models.On:
 			return "the kthread completes the caller in rcu_gp_cleanup"
+		case k.NOCB:
+			return "rcu_gp_cleanup wakes rcuog, rcuog the caller CPU's rcuop, which runs the callback"
 		case k.RCUC:
 			return "the caller CPU's next tick wakes its rcuc kthread"
 		}
