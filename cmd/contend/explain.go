@@ -428,23 +428,16 @@ func phaseWhy(k models.Kernel, i int) string {
 		switch {
 		case k.WakeFromGP == models.On:
 			return "start_poll_synchronize_rcu wakes the grace-period kthread at once"
-		case k.NOCB:
-			return "the call wakes its CPU's rcuog kthread, which asks for it at once"
 		case k.FastNoHZ:
 			return "the caller's idle CPU sleeps to a multiple of 4 jiffies, whose tick asks for it"
 		}
 		return "the caller CPU's next tick asks for it (rcu_pending), then the kthread wakes"
 	case models.PhaseGP:
-		if k.TimerWheel {
-			return fmt.Sprintf("FQS timeouts of %d jiffies, then %d, each firing on the timer wheel a jiffy after it expires, until every CPU reported", k.JiffiesTillFirstFQS, k.JiffiesTillNextFQS)
-		}
 		return fmt.Sprintf("FQS scans after %d jiffies, then every %d, until every CPU reported", k.JiffiesTillFirstFQS, k.JiffiesTillNextFQS)
 	case models.PhaseInvoke:
 		switch {
 		case k.WakeFromGP == models.On:
 			return "the kthread completes the caller in rcu_gp_cleanup"
-		case k.NOCB:
-			return "rcu_gp_cleanup wakes rcuog, rcuog the caller CPU's rcuop, which runs the callback"
 		case k.RCUC:
 			return "the caller CPU's next tick wakes its rcuc kthread"
 		}
