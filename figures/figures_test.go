@@ -29,18 +29,22 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 // other kind must be refused with a reason. A new scenario or kind fails
 // here until someone decides.
 var supported = map[string][]string{
-	"cna-locktorture":    {"scaling", "breakdown", "heatmap", "changes", "transfers"},
-	"dst-use":            {"scaling", "breakdown", "heatmap", "changes", "transfers"},
-	"flower-insert":      {"breakdown", "timeline", "insertion", "changes"},
-	"flower-under-load":  {"breakdown", "timeline", "insertion"}, // its references are of one variant: no change to draw
-	"host-microbench":    {},                                     // no series until contend calibrate measures one
-	"ingress":            {"scaling", "breakdown", "heatmap", "changes", "transfers"},
-	"kfree-bulk":         {"breakdown", "timeline", "changes"},
-	"netdev-refcnt":      {"scaling", "breakdown", "heatmap", "changes", "transfers"},
-	"perfbook-cas-8176":  {"scaling", "breakdown", "heatmap", "transfers"}, // no base: no change to draw
-	"perfbook-cas-small": {"scaling", "breakdown", "heatmap", "transfers"},
-	"qspinlock":          {"scaling", "breakdown", "heatmap", "changes", "transfers"},
-	"rwsem-count-scheme": {"scaling", "breakdown", "heatmap", "changes", "transfers"},
+	"cna-locktorture":         {"scaling", "breakdown", "heatmap", "changes", "transfers"},
+	"dst-use":                 {"scaling", "breakdown", "heatmap", "changes", "transfers"},
+	"flower-insert":           {"breakdown", "timeline", "insertion", "changes"},
+	"flower-under-load":       {"breakdown", "timeline", "insertion"}, // its references are of one variant: no change to draw
+	"host-microbench":         {},                                     // no series until contend calibrate measures one
+	"ingress":                 {"scaling", "breakdown", "heatmap", "changes", "transfers"},
+	"kfree-bulk":              {"breakdown", "timeline", "changes"},
+	"netdev-refcnt":           {"scaling", "breakdown", "heatmap", "changes", "transfers"},
+	"perfbook-cas-8176":       {"scaling", "breakdown", "heatmap", "transfers"}, // no base: no change to draw
+	"perfbook-cas-small":      {"scaling", "breakdown", "heatmap", "transfers"},
+	"qspinlock":               {"scaling", "breakdown", "heatmap", "changes", "transfers"},
+	"rwsem-count-scheme":      {"scaling", "breakdown", "heatmap", "changes", "transfers"},
+	"paulmck-idle-gp":         {"breakdown", "timeline"},
+	"rcuscale-512":            {}, // the short runs flood 8 CPUs, and its writer sits on CPU 1
+	"rezki-sync-default":      {"breakdown", "timeline"},
+	"rezki-sync-wake-from-gp": {"breakdown", "timeline"},
 }
 
 // short loads a built-in with short runs, so that the tests take seconds;

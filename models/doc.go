@@ -18,7 +18,10 @@
 // callbacks run at their CPU's tick after the end (a callback's own steps,
 // dst_destroy's atomics, on that CPU before its next packet); Kernel presets
 // follow what changed between versions (kfree_rcu batching, wake-from-GP,
-// lazy call_rcu).
+// lazy call_rcu) and turn on what makes a real grace period last: the
+// kthread's timeouts on the jiffy timer wheel, its walks of the rcu_node
+// tree, and its CPU; callback offloading (rcuog, rcuop) and idle CPUs' own
+// wake-ups are switches of their own.
 //
 // # Workloads
 //

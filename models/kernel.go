@@ -58,6 +58,37 @@ type Kernel struct {
 	// for no grace period until LazyFlush or 10000 of them (qhimark) wait.
 	Lazy      bool
 	LazyFlush sim.Time
+
+	// What makes a real grace period last and vary. Every preset turns
+	// on the wheel, the walk and the kthread's CPU (each version has them); a kernel named by no
+	// version has none of them, so the closed forms of the tests hold.
+	//
+	// TimerWheel: the kthread's timeouts and delayed work go on the jiffy
+	// timer wheel (kernel/time/timer.c since 4.8), which fires a timer one
+	// granule after it expires (wheelFires).
+	TimerWheel bool
+	// NodeWalk: rcu_gp_init, rcu_gp_cleanup and the FQS scans lock every
+	// rcu_node of the tree (RCU_FANOUT_LEAF 16, RCU_FANOUT 64), and the
+	// last quiescent-state report climbs it, a cache-line transfer per lock.
+	NodeWalk bool
+	// IdleWakeups is how often an idle CPU, its tick stopped, wakes on its
+	// own (timers, device interrupts), per second, and IdleWakeupTime how
+	// long each keeps it out of its extended quiescent state. Zero: never.
+	// No Kconfig sets them; a scenario gives them for its machine.
+	IdleWakeups    float64
+	IdleWakeupTime sim.Time
+	// NOCB is CONFIG_RCU_NOCB_CPU (default n) with every CPU's callbacks
+	// offloaded (rcu_nocbs=, CONFIG_RCU_NOCB_CPU_DEFAULT_ALL): the rcuog
+	// and rcuop kthreads handle them instead of each CPU's tick.
+	NOCB bool
+	// KthreadCPU: the grace-period kthread runs on a CPU of the machine
+	// (the last), and when a task holds that CPU in the kernel it waits for
+	// the task's next preemption point. Off, it always runs one wake-up
+	// after it is woken, as if on a CPU of its own.
+	KthreadCPU bool
+	// SkewTick is the skew_tick=1 boot parameter (default 0): each CPU's
+	// tick comes cpu·(TICK_NSEC/2)/nr_cpu_ids after the jiffy boundary.
+	SkewTick bool
 }
 
 // Switch is a setting that is off, on, or decided by the machine's size.
@@ -126,6 +157,7 @@ func FindPreset(v string) (Preset, error) {
 // Apply sets k's version-dependent paths from p.
 func (p Preset) Apply(k *Kernel) {
 	k.Version, k.WakeFromGP, k.Kfree = p.Version, p.WakeFromGP, p.Kfree
+	k.TimerWheel, k.NodeWalk, k.KthreadCPU = true, true, true
 }
 
 // DefaultKernel returns Linux's defaults (the paths of the newest preset
@@ -181,6 +213,9 @@ func (k *Kernel) fill(ncpus int) error {
 	}
 	if k.IPI < 0 || k.LazyFlush < 0 {
 		return fmt.Errorf("kernel: ipi and lazy_flush must not be negative")
+	}
+	if k.IdleWakeups < 0 || k.IdleWakeupTime < 0 || k.IdleWakeups > 1e6 {
+		return fmt.Errorf("kernel: idle_wakeups must be 0 to 1e6 a second and idle_wakeup_time not negative")
 	}
 	if k.LazyFlush == 0 {
 		// LAZY_FLUSH_JIFFIES (10 * HZ): ten seconds.

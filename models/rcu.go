@@ -34,7 +34,14 @@ type RCU struct {
 	ncbs     int // callbacks waiting or ready, on every CPU
 	exp      []expWaiter
 
+	geo  rcuGeometry
+	rand *sim.Rand  // idle CPUs' own wake-ups, drawn at scans
+	nocb *nocbState // offloaded callbacks, when the kernel has them
+
 	startEv, fqsEv, endEv, tickEv sim.Event
+	fqsTimer                      sim.Event // the FQS timeout, which wakes the kthread
+	tickCPU                       int       // skew_tick: the CPU whose tick tickEv is
+	kthread                       kthreadCPU
 	wakeEv                        []sim.Event
 	Stats                         RCUStats
 	// Trace, if set, is told of every grace period's end (for tests).
@@ -54,6 +61,7 @@ type rcuCPU struct {
 	ready    []callback // their grace period has ended
 	lazy     int        // lazy callbacks not yet tied to a grace period
 	lazyFrom sim.Time   // when the oldest of them was queued
+	bypass   int        // offloaded: the newest callbacks are on the bypass list
 	fastWake int64      // CONFIG_RCU_FAST_NO_HZ: the jiffy an idle CPU's tick fires next
 	krc      kfreeBatch
 }
@@ -66,11 +74,16 @@ type expWaiter struct {
 
 func newRCU(w *World) *RCU {
 	n := w.M.NumCPUs()
-	r := &RCU{w: w, cpus: make([]rcuCPU, n), wakeEv: make([]sim.Event, n)}
+	r := &RCU{w: w, cpus: make([]rcuCPU, n), wakeEv: make([]sim.Event, n), geo: geometry(w.K.NrCPUIDs)}
 	r.startEv.Action = sim.ActionFunc(r.startGP)
 	r.fqsEv.Action = sim.ActionFunc(r.fqs)
 	r.endEv.Action = sim.ActionFunc(r.endGP)
+	r.fqsTimer.Action = sim.ActionFunc(func(now sim.Time) { r.kthreadWake(&r.fqsEv, now) })
+	r.kthread.cpu = n - 1
 	r.tickEv.Action = sim.ActionFunc(r.tick)
+	if w.K.NOCB {
+		r.nocb = newNOCB(r, n)
+	}
 	for i := range r.wakeEv {
 		c := w.M.Cores()[i]
 		r.wakeEv[i].Action = sim.ActionFunc(func(now sim.Time) { c.Wake(now, cpu.Next) })
@@ -106,7 +119,7 @@ func (r *RCU) request(now sim.Time) {
 		r.needMore = true
 	case !r.starting:
 		r.starting = true
-		r.w.M.Schedule(&r.startEv, now+r.wakeup())
+		r.kthreadWake(&r.startEv, now)
 	}
 }
 
@@ -129,25 +142,38 @@ func (r *RCU) startGP(now sim.Time) {
 		s := &r.cpus[i]
 		s.pending, s.noticed, s.qs, s.eqs = true, false, false, false
 	}
-	r.sleepUntilFQS(now, r.k().JiffiesTillFirstFQS)
+	r.sleepUntilFQS(now+r.initWalk(), r.k().JiffiesTillFirstFQS)
 	r.ensureTick(now)
 }
 
-// sleepUntilFQS sleeps the kthread for j jiffies: a timeout of j expires at
-// the tick where jiffies reaches jiffies + j, and the kthread runs one
-// wake-up later. A timeout of 0 scans at once.
+// sleepUntilFQS sleeps the kthread for j jiffies
+// (swait_event_idle_timeout_exclusive, so schedule_timeout): the timeout
+// fires as timeoutTick says and wakes the kthread. A timeout of 0 scans at
+// once.
 func (r *RCU) sleepUntilFQS(now sim.Time, j int) {
-	at := now
-	if j > 0 {
-		at = r.atTick(r.w.Jiffies(now)+int64(j)) + r.wakeup()
+	if j == 0 {
+		r.w.M.Schedule(&r.fqsEv, now)
+		return
 	}
-	r.w.M.Schedule(&r.fqsEv, at)
+	r.w.M.Schedule(&r.fqsTimer, r.timeoutTick(now, int64(j)))
+}
+
+// cancelFQS drops the kthread's FQS wait: the grace period ended first.
+func (r *RCU) cancelFQS() {
+	r.w.M.Unschedule(&r.fqsTimer)
+	r.w.M.Unschedule(&r.fqsEv)
+	r.kthread.drop(&r.fqsEv)
 }
 
 func (r *RCU) ensureTick(now sim.Time) {
-	if !r.tickEv.Scheduled() {
-		r.w.M.Schedule(&r.tickEv, r.w.NextTick(now))
+	if r.tickEv.Scheduled() {
+		return
 	}
+	if r.k().SkewTick {
+		r.nextSkewedTick(now)
+		return
+	}
+	r.w.M.Schedule(&r.tickEv, r.w.NextTick(now))
 }
 
 // fqs is one rcu_gp_fqs() scan. The first collects dyntick-idle snapshots
@@ -162,12 +188,15 @@ func (r *RCU) fqs(now sim.Time) {
 	first := r.scans == 0
 	r.scans++
 	r.Stats.FQSScans++
+	now += r.scanWalk()
 	for i, c := range r.w.M.Cores() {
 		s := &r.cpus[i]
 		if !s.pending {
 			continue
 		}
 		switch {
+		case first && r.idle(c) && r.awake():
+			s.eqs = true // it goes back to idle after the wake-up
 		case r.idle(c):
 			if r.w.percpu[i].rcuDepth > 0 {
 				panic(fmt.Sprintf("models: rcu: cpu %d is idle inside a read-side section", i))
@@ -208,8 +237,8 @@ func (r *RCU) report(cpu int, now sim.Time, byScan bool) {
 		return
 	}
 	r.ending = true
-	r.w.M.Unschedule(&r.fqsEv)
-	r.w.M.Schedule(&r.endEv, now+r.wakeup())
+	r.cancelFQS()
+	r.kthreadWake(&r.endEv, now+r.climb())
 }
 
 // endGP is rcu_gp_cleanup: callbacks whose grace period this was become
@@ -217,9 +246,10 @@ func (r *RCU) report(cpu int, now sim.Time, byScan bool) {
 // rcu_normal_wake_from_gp are woken by the kthread itself; if more grace
 // periods were asked for, the kthread starts the next one without sleeping.
 func (r *RCU) endGP(now sim.Time) {
+	now += r.cleanupWalk()
 	r.active, r.ending = false, false
 	r.gpDone = r.gpSeq
-	r.w.M.Unschedule(&r.fqsEv)
+	r.cancelFQS()
 	r.Stats.GracePeriods++
 	r.Stats.GPLatency.Record(int64(now - r.gpStart))
 	if r.Trace != nil {
@@ -242,6 +272,9 @@ func (r *RCU) endGP(now sim.Time) {
 		}
 		s.waiting, s.nreg = s.waiting[n:], s.nreg-n
 		more = more || s.nreg > 0
+		if r.nocb != nil && len(s.ready) > 0 {
+			r.nocbReady(i, now)
+		}
 	}
 	if more {
 		r.startGP(now)
@@ -258,6 +291,10 @@ func (r *RCU) ensureTickIfCallbacks(now sim.Time) {
 // tick is the scheduling-clock interrupt on every CPU whose tick runs: a
 // busy CPU, or an idle one with callbacks (rcu_needs_cpu keeps its tick).
 func (r *RCU) tick(now sim.Time) {
+	if r.k().SkewTick {
+		r.skewedTick(now)
+		return
+	}
 	for i := range r.cpus {
 		r.cpuTick(i, now)
 	}
@@ -274,7 +311,7 @@ func (r *RCU) tick(now sim.Time) {
 func (r *RCU) cpuTick(i int, now sim.Time) {
 	s := &r.cpus[i]
 	idle := r.idle(r.w.M.Cores()[i])
-	if idle && (len(s.waiting)+len(s.ready) == 0 || !r.fastNoHZTick(s, now)) {
+	if idle && (len(s.waiting)+len(s.ready) == 0 || r.nocb != nil || !r.fastNoHZTick(s, now)) {
 		return // dyntick-idle: no tick at all
 	}
 	if r.active && s.pending {
@@ -285,19 +322,23 @@ func (r *RCU) cpuTick(i int, now sim.Time) {
 			r.report(i, now, false)
 		}
 	}
-	r.register(i, now, false)
-	r.invokeReady(i, now)
+	if r.nocb == nil {
+		r.register(i, now, false)
+		r.invokeReady(i, now)
+	}
 }
 
 // contextSwitch is a quiescent state: the CPU's task blocks or finishes and
 // the CPU goes idle.
 func (r *RCU) contextSwitch(c *cpu.Core, now sim.Time) {
+	r.kthreadYield(c.ID, now)
 	s := &r.cpus[c.ID]
 	if r.active && s.pending {
 		s.qs = s.qs || s.noticed
 		s.eqs = true
 	}
-	if r.k().FastNoHZ {
+	if r.k().FastNoHZ && r.nocb == nil {
+		// CONFIG_RCU_FAST_NO_HZ applies only to CPUs that do not offload.
 		r.fastNoHZIdle(c.ID, now)
 	}
 }
@@ -346,6 +387,7 @@ func (r *RCU) fastNoHZTick(s *rcuCPU, now sim.Time) bool {
 // quiescent state for a CPU running user code between operations, for one
 // in ksoftirqd (SoftirqQS), and for any once asked urgently (cond_resched).
 func (r *RCU) boundary(c *cpu.Core, now sim.Time) {
+	r.kthreadYield(c.ID, now)
 	s := &r.cpus[c.ID]
 	if !r.active || !s.pending || !s.noticed {
 		return

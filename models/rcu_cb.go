@@ -1,6 +1,9 @@
 package models
 
 import (
+	"math/bits"
+	"slices"
+
 	"contend/cpu"
 	"contend/sim"
 )
@@ -20,6 +23,9 @@ const (
 var callNames = [numCallKinds]string{"synchronize_rcu", "synchronize_rcu_expedited", "call_rcu", "kfree_rcu", "queue_rcu_work"}
 
 func (k CallKind) String() string { return callNames[k] }
+
+// CallNames returns the names of the RCU calls a latency may be asked of.
+func CallNames() []string { return slices.Clone(callNames[:]) }
 
 // Phase is one stage of a synchronize_rcu call, for the timeline of a
 // typical grace period.
@@ -45,12 +51,12 @@ func (p Phase) String() string { return phaseNames[p] }
 // RCUStats summarise RCU in the measured interval.
 type RCUStats struct {
 	GracePeriods uint64
-	GPLatency    sim.Histogram // from the kthread starting a GP to its end, ps
+	GPLatency    latencyRecord // from the kthread starting a GP to its end, ps
 	Pending      sim.TimeWeighted
 	FreedBytes   int64
 	Callbacks    uint64
 	FQSScans     uint64
-	Calls        [numCallKinds]sim.Histogram // latency of each call, ps
+	Calls        [numCallKinds]latencyRecord // latency of each call, ps
 	Phases       [numPhases]sim.Histogram    // synchronize_rcu calls, by phase, ps
 }
 
@@ -87,6 +93,7 @@ type callback struct {
 	gpStart sim.Time // its grace period
 	gpEnd   sim.Time
 	steps   []cpu.Step // what the callback does to shared lines, run in softirq on core
+	work    sim.Time   // a kfree_rcu batch: what its steps spend freeing it
 }
 
 // enqueue queues cb on its CPU. Like call_rcu, it asks for no grace period
@@ -105,6 +112,9 @@ func (r *RCU) enqueue(cb callback, now sim.Time, immediate bool) {
 	}
 	s.waiting = append(s.waiting, cb)
 	r.ncbs++
+	if r.nocb != nil && cb.kind != cbWakeGP {
+		r.nocbEnqueue(cb.core.ID, cb.lazy, now)
+	}
 	if immediate || len(s.waiting) > qhimark {
 		r.register(cb.core.ID, now, true)
 	}
@@ -117,17 +127,18 @@ func (r *RCU) enqueue(cb callback, now sim.Time, immediate bool) {
 // of them wait. New callbacks are always the tail of the list.
 func (r *RCU) register(cpu int, now sim.Time, force bool) {
 	s := &r.cpus[cpu]
-	if s.nreg == len(s.waiting) {
+	end := len(s.waiting) - s.bypass
+	if s.nreg == end {
 		return
 	}
-	lazyOnly := s.lazy == len(s.waiting)-s.nreg
+	lazyOnly := s.lazy == end-s.nreg
 	if !force && lazyOnly && s.lazy < qhimark && now-s.lazyFrom < r.k().LazyFlush {
 		return
 	}
-	for i := s.nreg; i < len(s.waiting); i++ {
+	for i := s.nreg; i < end; i++ {
 		s.waiting[i].gp = r.gpSeq + 1
 	}
-	s.nreg, s.lazy = len(s.waiting), 0
+	s.nreg, s.lazy = end, 0
 	r.request(now)
 }
 
@@ -164,7 +175,13 @@ func (r *RCU) invoke(cb callback, at sim.Time) {
 		r.freed(cb, at+r.wakeup())
 		r.kworkerRan(cb.core.ID)
 	case cbKfreeBatch:
-		r.freed(cb, at+r.wakeup())
+		// kfree_rcu_work: a kworker on the batch's CPU frees it, taking
+		// the CPU from what runs there (as its steps, before its next
+		// operation); the objects are freed when it is done.
+		r.freed(cb, at+r.wakeup()+cb.work)
+		if len(cb.steps) > 0 {
+			r.w.raise(cb.core.ID, cb.steps)
+		}
 		r.cpus[cb.core.ID].krc.inflight--
 		r.kworkerRan(cb.core.ID)
 	}
@@ -216,6 +233,8 @@ func (r *RCU) freed(cb callback, at sim.Time) {
 // batches (krw_arr, KFREE_N_BATCHES = 2) waiting for a grace period.
 type kfreeBatch struct {
 	bytes, objs int64
+	work        sim.Time // what the kworker spends freeing it
+	label       cpu.Label
 	sumAt       float64 // sum of the times its objects were queued, for their mean latency
 	inflight    int
 	armed       bool
@@ -227,15 +246,23 @@ const kfreeNBatches = 2 // KFREE_N_BATCHES
 // kfreeDrain is KFREE_DRAIN_JIFFIES (HZ / 50).
 func (r *RCU) kfreeDrain() int64 { return max(1, int64(r.k().HZ/50)) }
 
-// kfree queues one object for kfree_rcu.
-func (r *RCU) kfree(c *cpu.Core, bytes int64, now sim.Time) {
+// kfree queues one object for kfree_rcu; work is what freeing it costs the
+// kworker of its batch. Freed one at a time (before 5.6) an object costs
+// its RCU callback the same.
+func (r *RCU) kfree(c *cpu.Core, bytes int64, work sim.Time, label cpu.Label, now sim.Time) {
 	r.Stats.Pending.Add(now, float64(bytes))
 	if r.k().Kfree == KfreePerObject {
-		r.enqueue(callback{kind: cbFree, call: KindKfreeRCU, core: c, bytes: bytes}, now, false)
+		cb := callback{kind: cbFree, call: KindKfreeRCU, core: c, bytes: bytes}
+		if work > 0 {
+			cb.steps = []cpu.Step{&cpu.ComputeStep{Label: label, D: work}}
+		}
+		r.enqueue(cb, now, false)
 		return
 	}
 	b := &r.cpus[c.ID].krc
 	b.bytes += bytes
+	b.work += work
+	b.label = label
 	b.objs++
 	b.sumAt += float64(now)
 	if !b.armed {
@@ -247,22 +274,26 @@ func (r *RCU) kfree(c *cpu.Core, bytes int64, now sim.Time) {
 // armKfree is schedule_delayed_work(&krcp->monitor_work,
 // KFREE_DRAIN_JIFFIES): a timer at that tick, then a kworker wake-up.
 func (r *RCU) armKfree(b *kfreeBatch, now sim.Time) {
-	r.w.M.Schedule(&b.monitor, r.atTick(r.w.Jiffies(now)+r.kfreeDrain())+r.wakeup())
+	r.w.M.Schedule(&b.monitor, r.timeoutTick(now, r.kfreeDrain())+r.wakeup())
 }
 
 // kfreeMonitor is kfree_rcu_monitor: the batch goes to queue_rcu_work if a
 // slot is free, else the monitor is re-armed.
-func (r *RCU) kfreeMonitor(cpu int, now sim.Time) {
-	r.kworkerRan(cpu)
-	b := &r.cpus[cpu].krc
+func (r *RCU) kfreeMonitor(id int, now sim.Time) {
+	r.kworkerRan(id)
+	b := &r.cpus[id].krc
 	if b.objs > 0 && b.inflight < kfreeNBatches {
 		mean := sim.Time(b.sumAt / float64(b.objs))
-		r.enqueue(callback{kind: cbKfreeBatch, call: KindKfreeRCU, core: r.w.M.Cores()[cpu], bytes: b.bytes}, now, false)
+		cb := callback{kind: cbKfreeBatch, call: KindKfreeRCU, core: r.w.M.Cores()[id], bytes: b.bytes, work: b.work}
+		if b.work > 0 {
+			cb.steps = []cpu.Step{&cpu.ComputeStep{Label: b.label, D: b.work}}
+		}
+		r.enqueue(cb, now, false)
 		// The batch's latency counts from its objects' mean queueing time.
-		s := &r.cpus[cpu]
+		s := &r.cpus[id]
 		s.waiting[len(s.waiting)-1].at = mean
 		b.inflight++
-		b.bytes, b.objs, b.sumAt = 0, 0, 0
+		b.bytes, b.objs, b.sumAt, b.work = 0, 0, 0, 0
 	}
 	if b.objs == 0 {
 		b.armed = false
@@ -349,6 +380,11 @@ type CallRCU struct {
 	Work     bool
 	Kfree    bool
 	Callback []cpu.Step
+	// FreeWork is what the kworker that frees a kfree_rcu batch spends on
+	// this call's objects, on the calling CPU after the grace period, as
+	// FreeLabel.
+	FreeWork  sim.Time
+	FreeLabel cpu.Label
 }
 
 // Exec implements cpu.Step.
@@ -356,7 +392,7 @@ func (s *CallRCU) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
 	w := s.W
 	now := c.Now()
 	if s.Kfree {
-		w.RCU.kfree(c, s.Bytes, now)
+		w.RCU.kfree(c, s.Bytes, s.FreeWork, s.FreeLabel, now)
 		return cpu.Next, now
 	}
 	cb := callback{kind: cbFree, call: KindCallRCU, core: c, bytes: s.Bytes, lazy: w.K.Lazy, steps: s.Callback}
@@ -369,15 +405,94 @@ func (s *CallRCU) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
 	return cpu.Next, now
 }
 
-// RCUCallResult is the latency distribution of one kind of RCU call, µs.
+// RCUCallResult is the latency distribution of one kind of RCU call.
 type RCUCallResult struct {
-	Call   string  `json:"call"`
-	Count  uint64  `json:"count"`
-	MinUs  float64 `json:"min_us"`
-	MeanUs float64 `json:"mean_us"`
-	P50Us  float64 `json:"p50_us"`
-	P99Us  float64 `json:"p99_us"`
-	MaxUs  float64 `json:"max_us"`
+	Call string `json:"call"`
+	Latency
+}
+
+// Latency is a distribution of latencies, µs: its extremes, mean and
+// percentiles, and a histogram in power-of-two buckets (bpftrace's hist()).
+type Latency struct {
+	Count     uint64          `json:"count"`
+	MinUs     float64         `json:"min_us"`
+	MeanUs    float64         `json:"mean_us"`
+	P10Us     float64         `json:"p10_us"`
+	P50Us     float64         `json:"p50_us"`
+	P90Us     float64         `json:"p90_us"`
+	P99Us     float64         `json:"p99_us"`
+	MaxUs     float64         `json:"max_us"`
+	Histogram []LatencyBucket `json:"histogram"`
+}
+
+// LatencyBucket counts the latencies in [LoUs, HiUs).
+type LatencyBucket struct {
+	LoUs  float64 `json:"lo_us"`
+	HiUs  float64 `json:"hi_us"`
+	Count uint64  `json:"count"`
+}
+
+// Stat returns one statistic of l by name (min, mean, p10, p50, p90, p99,
+// max), µs.
+func (l *Latency) Stat(name string) (float64, bool) {
+	v, ok := map[string]float64{"min": l.MinUs, "mean": l.MeanUs, "p10": l.P10Us, "p50": l.P50Us,
+		"p90": l.P90Us, "p99": l.P99Us, "max": l.MaxUs}[name]
+	return v, ok
+}
+
+// LatencyStats are the statistics Stat knows, in the order tables print them.
+var LatencyStats = []string{"min", "mean", "p10", "p50", "p90", "p99", "max"}
+
+// latencyRecord is a histogram of latencies with exact counts in
+// power-of-two buckets of µs and of ms, the edges bpftrace's hist() uses.
+type latencyRecord struct {
+	sim.Histogram
+	pow2 [2][64]uint64 // [0]: by floor(log2(µs)), [1]: by floor(log2(ms)); under one unit in 0
+}
+
+func (l *latencyRecord) Record(v int64) {
+	l.Histogram.Record(v)
+	for i, unit := range []int64{int64(sim.Microsecond), int64(sim.Millisecond)} {
+		l.pow2[i][bits.Len64(uint64(max(v/unit, 1)))-1]++
+	}
+}
+
+func (l *latencyRecord) Reset() {
+	l.Histogram.Reset()
+	l.pow2 = [2][64]uint64{}
+}
+
+func latencyOf(h *latencyRecord) Latency {
+	us := func(v float64) float64 { return v / float64(sim.Microsecond) }
+	l := Latency{Count: h.Count(), Histogram: []LatencyBucket{}}
+	if l.Count == 0 {
+		return l
+	}
+	l.MinUs, l.MeanUs, l.MaxUs = us(float64(h.Min())), us(h.Mean()), us(float64(h.Max()))
+	l.P10Us, l.P50Us, l.P90Us, l.P99Us = us(h.Quantile(0.1)), us(h.Quantile(0.5)), us(h.Quantile(0.9)), us(h.Quantile(0.99))
+	// Buckets in ms, or µs when every latency is under a millisecond, from
+	// the one holding the minimum to the one holding the maximum.
+	u, unit := 0, 1.0
+	if l.MaxUs >= 1000 {
+		u, unit = 1, 1000
+	}
+	first, last := -1, 0
+	for k, n := range h.pow2[u] {
+		if n > 0 && first < 0 {
+			first = k
+		}
+		if n > 0 {
+			last = k
+		}
+	}
+	for k := first; k <= last; k++ {
+		lo := unit * float64(uint64(1)<<k)
+		if k == 0 {
+			lo = 0
+		}
+		l.Histogram = append(l.Histogram, LatencyBucket{LoUs: lo, HiUs: unit * float64(uint64(2)<<k), Count: h.pow2[u][k]})
+	}
+	return l
 }
 
 // RCUPhase is the mean time one phase of a synchronize_rcu took, µs.
@@ -393,15 +508,14 @@ func (r *RCU) fillResult(out *RCUResult) {
 		out.CallbacksPerGP = float64(st.Callbacks) / float64(st.GracePeriods)
 	}
 	us := func(v float64) float64 { return v / float64(sim.Microsecond) }
+	out.GPLatency = latencyOf(&st.GPLatency)
 	out.Calls, out.Timeline = []RCUCallResult{}, []RCUPhase{}
 	for k := range st.Calls {
 		h := &st.Calls[k]
 		if h.Count() == 0 {
 			continue
 		}
-		out.Calls = append(out.Calls, RCUCallResult{Call: CallKind(k).String(), Count: h.Count(),
-			MinUs: us(float64(h.Min())), MeanUs: us(h.Mean()), P50Us: us(h.Quantile(0.5)),
-			P99Us: us(h.Quantile(0.99)), MaxUs: us(float64(h.Max()))})
+		out.Calls = append(out.Calls, RCUCallResult{Call: CallKind(k).String(), Latency: latencyOf(h)})
 	}
 	if st.Phases[0].Count() == 0 {
 		return

@@ -2,6 +2,7 @@ package models_test
 
 import (
 	"fmt"
+	"math"
 	"testing"
 
 	"contend/cpu"
@@ -295,4 +296,207 @@ func b2i(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// On the timer wheel the kthread's first-scan timeout, armed within jiffy
+// j+1, fires at the tick of j+3 instead of j+2 (wheelFires): the grace
+// period and the call are a jiffy longer than idleKernel's timeline.
+func TestSyncTimerWheel(t *testing.T) {
+	const J = 4 * sim.Millisecond
+	w := 5 * sim.Microsecond
+	x := 100 * sim.Nanosecond
+	k := idleKernel(250)
+	k.TimerWheel = true
+	call, gp := oneSync(t, k, 4, x, nil)
+	wantTime(t, "call", call, 4*J-x+w)
+	wantTime(t, "grace period", gp, 2*J)
+}
+
+// The rcu_node walks on 17 CPUs (a root over two leaves): the scan locks
+// both leaves, rcu_gp_cleanup all three nodes, each a same-socket transfer;
+// rcu_gp_init's five locks come before the timer is armed, in the same
+// jiffy. The grace period is J + 5 transfers; the caller still runs at the
+// tick after.
+func TestSyncNodeWalk(t *testing.T) {
+	const J = 4 * sim.Millisecond
+	w := 5 * sim.Microsecond
+	x := 100 * sim.Nanosecond
+	k := idleKernel(250)
+	k.NodeWalk = true
+	call, gp := oneSync(t, k, 17, x, nil)
+	wantTime(t, "grace period", gp, J+5*idleProfile(17).SameSocket)
+	wantTime(t, "call", call, 3*J-x+w)
+}
+
+// Idle CPUs' own wake-ups: each of n CPUs is out of idle at the first scan
+// with probability p = λb/(1+λb), and a grace period ends there only if
+// none is; otherwise the next scan, a jiffy later (f = 1 at HZ=250), ends
+// it. The mean grace period is J·(2 - (1-p)^n).
+func TestSyncIdleWakeups(t *testing.T) {
+	const J = 4 * sim.Millisecond
+	k := idleKernel(250)
+	k.IdleWakeups = 1000
+	k.IdleWakeupTime = 50 * sim.Microsecond
+	const n = 16
+	lb := k.IdleWakeups * k.IdleWakeupTime.Seconds()
+	p := lb / (1 + lb)
+	w := newWorld(t, idleProfile(n), 7, k)
+	prog := &cpu.Program{Name: "tc", Steps: []cpu.Step{
+		&randCompute{r: sim.NewRand(7, 1), label: w.M.Label("tc"), short: J, long: J, longOneInN: 1},
+		&models.SynchronizeRCU{W: w, Label: w.M.Label("synchronize_rcu")},
+	}}
+	res, err := w.Run(models.RunSpec{Batch: &models.Batch{CPU: 0, Program: prog, Ops: 600}, Limit: 1000 * sim.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := float64(J) * (2 - math.Pow(1-p, n))
+	got := res.RCU.GPLatency.MeanUs * float64(sim.Microsecond)
+	if math.Abs(got-want) > 0.05*float64(J) {
+		t.Errorf("mean grace period %.3f ms, want %.3f ms (p = %.3f)", got/float64(sim.Millisecond), want/float64(sim.Millisecond), p)
+	}
+	if res.RCU.GPLatency.MinUs != float64(J)/1e6 || res.RCU.GPLatency.MaxUs != 2*float64(J)/1e6 {
+		t.Errorf("grace periods from %.3f to %.3f ms, want 4 and 8", res.RCU.GPLatency.MinUs/1e3, res.RCU.GPLatency.MaxUs/1e3)
+	}
+}
+
+// kfree_rcu_work's kworker takes its CPU for the batch's free cost: over a
+// run, the time charged to it is the cost of one call times the calls whose
+// objects were freed (FreedBytes over the bytes a call frees), whether the
+// objects go one callback each (5.2) or in batches (5.6 on).
+func TestKfreeWorkerCost(t *testing.T) {
+	const per = 20 * sim.Microsecond
+	for _, mode := range []models.KfreeMode{models.KfreePerObject, models.KfreeBatch} {
+		k := idleKernel(250)
+		k.Kfree = mode
+		w := newWorld(t, idleProfile(2), 1, k)
+		prog := &cpu.Program{Name: "kfree", Steps: []cpu.Step{
+			&models.RCUSoftirq{W: w},
+			compute(w, "loop", 100*sim.Microsecond),
+			&models.CallRCU{W: w, Bytes: 64, Kfree: true, FreeWork: per, FreeLabel: w.M.Label("kfree_rcu_work")},
+		}}
+		res, err := w.Run(models.RunSpec{Batch: &models.Batch{CPU: 0, Program: prog, Ops: 2000}, Limit: 100 * sim.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		freed := res.RCU.FreedBytes / 64
+		var ns float64
+		for _, l := range res.Profile {
+			if l.Label == "kfree_rcu_work" {
+				ns = l.NsPerPacket * float64(res.Batch.Ops)
+			}
+		}
+		if freed < 1000 || math.Abs(ns-float64(freed)*per.Nanoseconds()) > per.Nanoseconds()/2 {
+			t.Errorf("kfree mode %d: %.0f ns in kfree_rcu_work for %d calls freed, want %v each", mode, ns, freed, per)
+		}
+	}
+}
+
+// Offloaded callbacks (CONFIG_RCU_NOCB_CPU): a call x into jiffy 0 wakes
+// rcuog (w), which asks for the grace period; the kthread runs w later and
+// its first scan, at tick 1 plus w, ends it; rcu_gp_cleanup wakes rcuog,
+// rcuog the caller CPU's rcuop (2w), whose callback wakes the caller (w).
+// No tick of the caller's CPU is waited for: J + 4w - x, where the tick
+// path takes 3J - x + w.
+func TestSyncNOCB(t *testing.T) {
+	const J = 4 * sim.Millisecond
+	w := 5 * sim.Microsecond
+	x := 100 * sim.Nanosecond
+	k := idleKernel(250)
+	k.NOCB = true
+	call, gp := oneSync(t, k, 4, x, nil)
+	wantTime(t, "call", call, J+4*w-x)
+	wantTime(t, "grace period", gp, J-x-w)
+}
+
+// Past nocb_nobypass_lim_per_jiffy (16·1000/HZ = 64 at HZ=250) call_rcu()s
+// in one jiffy a CPU's callbacks go to its bypass list. 100 calls within
+// jiffy 0: the first 63 wake rcuog and make the grace period that ends at
+// the first scan (J + w); the other 37 wait for rcuog's deferred wake-up at
+// tick 2, whose grace period ends at tick 3. So the median call is freed
+// about J after it was made, the 90th percentile about 3J.
+func TestNOCBBypass(t *testing.T) {
+	const J = 4 * sim.Millisecond
+	k := idleKernel(250)
+	k.NOCB = true
+	w := newWorld(t, idleProfile(2), 1, k)
+	prog := &cpu.Program{Name: "burst", Steps: []cpu.Step{
+		&burstStep{label: w.M.Label("loop"), n: 100, rest: &models.SleepStep{W: w, D: 20 * J, Label: w.M.Label("sleep")}},
+		&models.CallRCU{W: w, Bytes: 8},
+	}}
+	res, err := w.Run(models.RunSpec{Batch: &models.Batch{CPU: 0, Program: prog, Ops: 101}, Limit: sim.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.RCU.Calls) != 1 {
+		t.Fatalf("calls %+v, %d grace periods, %d bytes freed, batch %+v", res.RCU.Calls, res.RCU.GracePeriods, res.RCU.FreedBytes, res.Batch)
+	}
+	c := res.RCU.Calls[0]
+	ms := func(us float64) float64 { return us / 1e3 }
+	if math.Abs(ms(c.P50Us)-ms(float64(J)/1e6)) > 0.1 || math.Abs(ms(c.P90Us)-3*ms(float64(J)/1e6)) > 0.1 {
+		t.Errorf("call_rcu p50 %.3f ms, p90 %.3f ms; want about 4 and 12", ms(c.P50Us), ms(c.P90Us))
+	}
+}
+
+// burstStep computes 1 ns its first n times and then sleeps in rest: n
+// calls in a burst, then an idle CPU while their grace periods end.
+type burstStep struct {
+	label cpu.Label
+	n     int
+	rest  cpu.Step
+}
+
+func (s *burstStep) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
+	if s.n--; s.n < 0 {
+		return s.rest.Exec(c)
+	}
+	return cpu.Next, c.Compute(s.label, sim.Nanosecond)
+}
+
+// The grace-period kthread on a CPU held by a kernel task: woken at tick 1
+// (J) to start the grace period, it runs only at that task's next
+// operation boundary, at 4.2 ms for operations of 0.7 ms, so the start
+// phase is 0.2 ms longer than with the kthread on a CPU of its own.
+func TestKthreadWaitsForItsCPU(t *testing.T) {
+	start := func(onCPU bool) float64 {
+		k := idleKernel(250)
+		k.KthreadCPU = onCPU
+		w := newWorld(t, idleProfile(4), 1, k)
+		p := &cpu.Program{Name: "tc", Steps: []cpu.Step{compute(w, "tc", 100*sim.Nanosecond), &models.SynchronizeRCU{W: w, Label: w.M.Label("synchronize_rcu")}}}
+		f := &models.Flood{CPUs: []int{1, 2, 3}, Program: &cpu.Program{Name: "rx", Steps: []cpu.Step{compute(w, "rx", 700*sim.Microsecond)}}}
+		res, err := w.Run(models.RunSpec{Flood: f, Batch: &models.Batch{CPU: 0, Program: p, Ops: 1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.RCU.Timeline[0].MeanUs
+	}
+	if d := start(true) - start(false); math.Abs(d-200) > 0.01 {
+		t.Errorf("the kthread on a busy CPU starts the grace period %.3f µs later, want 200", d)
+	}
+}
+
+// skew_tick=1 on 4 CPUs: CPU 3's tick comes 3·(J/2)/4 = 1.5 ms after each
+// boundary. A call on CPU 3 at x: its tick at 1.5 ms, in the same jiffy,
+// asks for the grace period, the kthread's timeout (on an idle CPU, at the
+// boundary) scans at J + w, and CPU 3's tick at J + 1.5 ms runs the
+// callback: the call takes J + 1.5 ms + w - x, where unskewed it is
+// 3J + w - x.
+func TestSyncSkewTick(t *testing.T) {
+	const J = 4 * sim.Millisecond
+	w := 5 * sim.Microsecond
+	x := 100 * sim.Nanosecond
+	for _, skew := range []bool{false, true} {
+		k := idleKernel(250)
+		k.SkewTick = skew
+		wd := newWorld(t, idleProfile(4), 1, k)
+		p := &cpu.Program{Name: "tc", Steps: []cpu.Step{compute(wd, "tc", x), &models.SynchronizeRCU{W: wd, Label: wd.M.Label("synchronize_rcu")}}}
+		res, err := wd.Run(models.RunSpec{Batch: &models.Batch{CPU: 3, Program: p, Ops: 1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := 3*J + w - x
+		if skew {
+			want = J + 1500*sim.Microsecond + w - x
+		}
+		wantTime(t, fmt.Sprintf("skew_tick=%v: call on CPU 3", skew), sim.FromNanoseconds(res.RCU.Calls[0].MeanUs*1e3), want)
+	}
 }

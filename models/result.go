@@ -89,6 +89,9 @@ type RCUResult struct {
 	PendingBytesMax  float64 `json:"pending_bytes_max"`
 	FQSScans         uint64  `json:"fqs_scans"`
 	CallbacksPerGP   float64 `json:"callbacks_per_gp"`
+	// GPLatency is the distribution of grace periods, from rcu_gp_init to
+	// rcu_gp_cleanup (what bpftrace on those two measures).
+	GPLatency Latency `json:"gp_latency"`
 	// Calls is the latency of every kind of RCU call the workload made;
 	// Timeline the mean of each phase of its synchronize_rcu calls.
 	Calls    []RCUCallResult `json:"calls"`

@@ -528,7 +528,11 @@ func (b *builder) step(st *Step) cpu.Step {
 	case StepQueueRCUWork:
 		return &models.CallRCU{W: w, Bytes: st.Bytes, Work: true}
 	case StepKfreeRCU:
-		return &models.CallRCU{W: w, Bytes: st.Bytes, Kfree: true}
+		c := &models.CallRCU{W: w, Bytes: st.Bytes, Kfree: true}
+		if st.Free != "" {
+			c.FreeWork, c.FreeLabel = b.time(st.Free), w.M.Label("kfree_rcu_work")
+		}
+		return c
 	case StepSleep:
 		d := b.time(st.Arg)
 		if d <= 0 {

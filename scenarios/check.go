@@ -597,6 +597,24 @@ func (c *checker) kernelOverrides(k *kernelRaw, kern *models.Kernel) {
 	flag(&kern.Expedited, k.Expedited)
 	flag(&kern.FastNoHZ, k.FastNoHZ)
 	flag(&kern.Lazy, k.Lazy)
+	flag(&kern.TimerWheel, k.TimerWheel)
+	flag(&kern.NodeWalk, k.NodeWalk)
+	flag(&kern.NOCB, k.NOCB)
+	flag(&kern.KthreadCPU, k.KthreadCPU)
+	flag(&kern.SkewTick, k.SkewTick)
+	if k.IdleWakeups != nil {
+		if v := *k.IdleWakeups; v < 0 || v > 1e6 {
+			c.fail("kernel.idle_wakeups", []string{"[kernel]", keyNeedle("idle_wakeups")}, "%g; give how often an idle CPU wakes on its own, 0 to 1e6 a second (0: never)", v)
+		} else {
+			kern.IdleWakeups = v
+		}
+	}
+	if k.IdleWakeupTime != "" {
+		kern.IdleWakeupTime = c.dur("kernel.idle_wakeup_time", []string{"[kernel]", keyNeedle("idle_wakeup_time")}, k.IdleWakeupTime, false, MaxStepTime).Time(1)
+	}
+	if (kern.IdleWakeups > 0) != (kern.IdleWakeupTime > 0) {
+		c.fail("kernel.idle_wakeups", []string{"[kernel]"}, "idle_wakeups and idle_wakeup_time go together: give both (e.g. idle_wakeups = 100, idle_wakeup_time = \"20us\") or neither")
+	}
 	if k.UseSoftirq != nil {
 		kern.RCUC = !*k.UseSoftirq
 	}
@@ -663,6 +681,7 @@ func (c *checker) steps(where string, anchors []string, steps []stepRaw, names m
 		at := append(append([]string{}, anchors...), sameLine(st.Kind.String(), st.operand()))
 		c.step(field, at, &st, names)
 		c.callback(field, at, &st)
+		c.free(field, at, &st)
 		switch {
 		case st.Kind == StepOncePerJiffy:
 			if len(raw.Steps) == 0 {
@@ -727,6 +746,19 @@ func (c *checker) step(field string, at []string, st *Step, names map[string]str
 			c.fail(field+".block", append(at, st.Arg), "%q is not a defined block; define it under [block] or fix the name", st.Arg)
 		}
 	}
+}
+
+// free checks a kfree_rcu's cost to the kworker: only kfree_rcu has one,
+// and only when its objects are batched (the kworker frees a batch).
+func (c *checker) free(field string, at []string, st *Step) {
+	if st.Free == "" {
+		return
+	}
+	if st.Kind != StepKfreeRCU {
+		c.fail(field+".free", at, "%s frees nothing in a kworker; only kfree_rcu has a free cost: move it to a kfree_rcu step or drop it", st.Kind)
+		return
+	}
+	c.dur(field+".free", at, st.Free, true, MaxStepTime)
 }
 
 // callback checks a call_rcu's callback: only call_rcu has one, and it names
@@ -1110,7 +1142,7 @@ func (c *checker) series(i int, sr *seriesRaw, variants map[string]bool) {
 			c.fail("series.reference.value", key("value"), "%v%%; a share is at most 100%%: give the percentage, e.g. 12.5", ref.Value)
 		}
 		if units, ok := c.s.unitsFor(ref.Metric); !ok {
-			c.fail("series.reference.metric", key("metric"), "%q is not a metric contend predicts; use throughput_per_core, throughput (Mpps/kpps/pps), cost (ns), duration (s), cpu_util (%%), grace_period (ms), drops (%%), cycles_per_packet (cycles), transfers_per_packet (lines), share_of_cycles_<label> (%%) or offcpu_in_<label> (s)", ref.Metric)
+			c.fail("series.reference.metric", key("metric"), "%q is not a metric contend predicts; use throughput_per_core, throughput (Mpps/kpps/pps), cost (ns), duration (s), cpu_util (%%), grace_period (ms), <stat>_grace_period (ms, us), <stat>_latency_<rcu call> (ms, us), drops (%%), cycles_per_packet (cycles), transfers_per_packet (lines), share_of_cycles_<label> (%%) or offcpu_in_<label> (s); <stat> is one of %s", ref.Metric, strings.Join(models.LatencyStats, ", "))
 		} else if !slices.Contains(units, ref.Unit) {
 			c.fail("series.reference.unit", key("unit"), "%q is not a unit of %s; use %s", ref.Unit, ref.Metric, orList(units))
 		} else {
@@ -1178,7 +1210,7 @@ func CheckMetric(metric, unit string) error {
 	units, ok := unitsOf(metric)
 	switch {
 	case !ok:
-		return fmt.Errorf("%q is not a metric contend predicts; use throughput_per_core, throughput, cost, duration, cpu_util, grace_period, drops, cycles_per_packet, transfers_per_packet, share_of_cycles_<label> or offcpu_in_<label>", metric)
+		return fmt.Errorf("%q is not a metric contend predicts; use throughput_per_core, throughput, cost, duration, cpu_util, grace_period, <stat>_grace_period, <stat>_latency_<rcu call>, drops, cycles_per_packet, transfers_per_packet, share_of_cycles_<label> or offcpu_in_<label>; <stat> is one of %s", metric, strings.Join(models.LatencyStats, ", "))
 	case !slices.Contains(units, unit):
 		return fmt.Errorf("%q is not a unit of %s; use %s", unit, metric, orList(units))
 	}
@@ -1235,6 +1267,9 @@ func unitsOf(metric string) ([]string, bool) {
 	}
 	if strings.HasPrefix(metric, "offcpu_in_") {
 		return []string{"s"}, true
+	}
+	if _, _, ok := latencyMetric(metric); ok {
+		return []string{"ms", "us"}, true
 	}
 	return nil, false
 }

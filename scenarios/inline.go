@@ -11,7 +11,9 @@ func (s *Scenario) Inline(v *Variant) []Step { return s.inline(v.Steps) }
 // RunsCallbacks reports whether v queues call_rcu callbacks that have steps:
 // its CPUs then run them before each packet.
 func (s *Scenario) RunsCallbacks(v *Variant) bool {
-	return slices.ContainsFunc(s.Inline(v), func(st Step) bool { return st.Kind == StepCallRCU && len(st.Steps) > 0 })
+	return slices.ContainsFunc(s.Inline(v), func(st Step) bool {
+		return (st.Kind == StepCallRCU && len(st.Steps) > 0) || (st.Kind == StepKfreeRCU && st.Free != "")
+	})
 }
 
 func (s *Scenario) inline(steps []Step) []Step {

