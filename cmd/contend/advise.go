@@ -21,6 +21,7 @@ import (
 	"contend/advise"
 	"contend/models"
 	"contend/scenarios"
+	"contend/sweep"
 )
 
 // advice is what advise found: the point it simulated, the base variant's
@@ -134,7 +135,7 @@ func advisePoint(s *scenarios.Scenario, fs *flag.FlagSet, variant, seriesName st
 
 // adviseSeries returns the series asked for, or the first that runs variant.
 func adviseSeries(s *scenarios.Scenario, variant, name string) (*scenarios.Series, error) {
-	all := defaultSeries(s)
+	all := sweep.DefaultSeries(s)
 	var names []string
 	for _, se := range all {
 		names = append(names, se.Name)
@@ -167,7 +168,7 @@ func cpuAxis(s *scenarios.Scenario, se *scenarios.Series) (string, float64) {
 // draws of the profile's spread.
 func adviseAt(arg string, s *scenarios.Scenario, pt scenarios.Point, samples int, o *options) (*advice, error) {
 	prog := progress(o, "advise")
-	base, err := runner(s, o.jobs, prog)(s.Replicate([]scenarios.Point{pt}))
+	base, err := sweep.Runner(s, o.jobs, prog)(s.Replicate([]scenarios.Point{pt}))
 	if err != nil {
 		return nil, err
 	}
@@ -197,7 +198,7 @@ func adviseAt(arg string, s *scenarios.Scenario, pt scenarios.Point, samples int
 	for _, c := range cands {
 		pts = append(pts, withVariant(pt, c.Variant))
 	}
-	results, err := runner(ext, o.jobs, prog)(ext.Replicate(pts))
+	results, err := sweep.Runner(ext, o.jobs, prog)(ext.Replicate(pts))
 	if err != nil {
 		return nil, err
 	}
@@ -211,7 +212,7 @@ func adviseAt(arg string, s *scenarios.Scenario, pt scenarios.Point, samples int
 		a.rows = append(a.rows, r)
 	}
 	if samples > 0 {
-		gains, err := gainBounds(ext, pt, cands, samples, runner(ext, o.jobs, prog))
+		gains, err := gainBounds(ext, pt, cands, samples, sweep.Runner(ext, o.jobs, prog))
 		if err != nil {
 			return nil, err
 		}
@@ -248,11 +249,11 @@ func seriesIn(ext, s *scenarios.Scenario, se *scenarios.Series) *scenarios.Serie
 // draw of the profile's spread (see draws), base and candidates on the same
 // draw, and returns the median and 90% interval of each candidate's gain in
 // percent.
-func gainBounds(s *scenarios.Scenario, pt scenarios.Point, cands []advise.Candidate, n int, run scenarios.Runner) ([]bounds, error) {
+func gainBounds(s *scenarios.Scenario, pt scenarios.Point, cands []advise.Candidate, n int, run scenarios.Runner) ([]sweep.Bounds, error) {
 	var pts []scenarios.Point
-	for _, d := range draws(s, pt.Series, pt.Seed, n) {
+	for _, d := range sweep.Draws(s, pt.Series, pt.Seed, n) {
 		q := pt
-		q.Overrides, q.Seed = d.over, d.seed
+		q.Overrides, q.Seed = d.Over, d.Seed
 		pts = append(pts, q)
 		for _, c := range cands {
 			pts = append(pts, withVariant(q, c.Variant))
@@ -267,13 +268,13 @@ func gainBounds(s *scenarios.Scenario, pt scenarios.Point, cands []advise.Candid
 		at := (k*per + i) * reps
 		return meanRate(s, rs[at:at+reps])
 	}
-	out := make([]bounds, len(cands))
+	out := make([]sweep.Bounds, len(cands))
 	for i := range cands {
 		gains := make([]float64, n)
 		for k := range gains {
 			gains[k] = 100 * (rate(k, i+1) - rate(k, 0)) / rate(k, 0)
 		}
-		out[i] = summarize(gains)
+		out[i] = sweep.Summarize(gains)
 	}
 	return out, nil
 }
@@ -366,7 +367,7 @@ func writeAdvice(arg, dir string, o *options, a *advice) error {
 		return err
 	}
 	se := *a.series
-	for _, o := range defaultSeries(orig) {
+	for _, o := range sweep.DefaultSeries(orig) {
 		if o.Name == se.Name {
 			se.Profile = o.Profile
 		}

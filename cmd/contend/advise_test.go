@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"contend/scenarios"
+	"contend/sweep"
 )
 
 func adviseJSONOf(t *testing.T, args ...string) advice {
@@ -34,7 +35,7 @@ func rateOf(t *testing.T, name string, a advice, variant string) float64 {
 		t.Fatal(err)
 	}
 	pts := s.Replicate([]scenarios.Point{{Series: se, Variant: variant, Axis: a.Axis, X: a.X, Seed: s.Run.Seed}})
-	rs, err := runner(s, 2, nil)(pts)
+	rs, err := sweep.Runner(s, 2, nil)(pts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +170,7 @@ func TestAdviseWrite(t *testing.T) {
 			if filepath.Dir(r.File) != dir {
 				t.Fatalf("row %s written to %q", r.Variant, r.File)
 			}
-			var tables []table
+			var tables []sweep.Table
 			if err := json.Unmarshal([]byte(mustRun(t, "run", r.File, "--format", "json")), &tables); err != nil {
 				t.Fatal(err)
 			}
@@ -224,7 +225,7 @@ jitter = "none"
 	if !strings.Contains(string(src), "run this file with --profile "+prof) {
 		t.Errorf("%s does not say which profile it was simulated on", r.File)
 	}
-	var tables []table
+	var tables []sweep.Table
 	if err := json.Unmarshal([]byte(mustRun(t, "run", r.File, "--profile", prof, "--series", a.Series+"+advise", "--format", "json")), &tables); err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"contend/hostbench"
 	"contend/scenarios"
+	"contend/sweep"
 )
 
 // newMachine is the machine calibrate measures: this one, except in tests.
@@ -66,7 +67,7 @@ func cmdCalibrate(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "calibrate: fitting the profile to the calibrate figures")
 	}
 	cal, err := hostbench.Calibrate(figs, topo, prov, func(s *scenarios.Scenario) scenarios.Runner {
-		return runner(s, o.jobs, nil)
+		return sweep.Runner(s, o.jobs, nil)
 	})
 	if err != nil {
 		return err

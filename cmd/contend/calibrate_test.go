@@ -12,6 +12,7 @@ import (
 
 	"contend/hostbench"
 	"contend/scenarios"
+	"contend/sweep"
 )
 
 // calibrate, end to end, on a machine that is contend's model on the
@@ -67,7 +68,7 @@ func TestCalibrateSimulatedMachine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if unc := h.Uncertain(defaultSeries(h)[0]); len(unc) != 0 || strings.Contains(string(prof), "±") {
+	if unc := h.Uncertain(sweep.DefaultSeries(h)[0]); len(unc) != 0 || strings.Contains(string(prof), "±") {
 		t.Errorf("spreads %+v from loops whose IQR is 0", unc)
 	}
 }

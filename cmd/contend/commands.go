@@ -14,6 +14,7 @@ import (
 	"text/tabwriter"
 
 	"contend/scenarios"
+	"contend/sweep"
 )
 
 func cmdList(args []string, stdout, stderr io.Writer) error {
@@ -41,101 +42,6 @@ func cmdList(args []string, stdout, stderr io.Writer) error {
 	return emit(&o, stdout, &buf)
 }
 
-// table is one printed table: rows are axis values, columns variants.
-type table struct {
-	Series   string      `json:"series"`
-	Profile  string      `json:"profile"`
-	Metric   string      `json:"metric"`
-	Unit     string      `json:"unit"`
-	Axis     string      `json:"axis"`
-	Variants []string    `json:"variants"`
-	X        []float64   `json:"x"`
-	Values   [][]float64 `json:"values"` // [x][variant]
-	// Unmeasured lists the variants with no reference point for this
-	// metric: their columns are predictions only.
-	Unmeasured []string `json:"unmeasured"`
-	// Intervals holds each value's median and 90% interval ([x][variant])
-	// when the profile's spread was sampled (--uncertainty).
-	Intervals [][]bounds `json:"intervals,omitempty"`
-	// Notes says, for each value ([x][variant]), why it is zero when no
-	// packet completed ("" where one did); absent when every point had
-	// packets.
-	Notes [][]string `json:"notes,omitempty"`
-}
-
-// unmeasured returns the variants of se with no reference for metric.
-func unmeasured(se *scenarios.Series, metric string) []string {
-	out := []string{}
-	for _, v := range se.Variants {
-		found := false
-		for _, r := range se.Refs {
-			found = found || (r.Variant == v && r.Metric == metric)
-		}
-		if !found {
-			out = append(out, v)
-		}
-	}
-	return out
-}
-
-type metricUnit struct{ metric, unit string }
-
-// metricsOf picks what a series' table shows: the throughput or duration
-// metrics of its references, else the workload's natural ones.
-func metricsOf(s *scenarios.Scenario, se *scenarios.Series) []metricUnit {
-	var out []metricUnit
-	seen := map[metricUnit]bool{}
-	for _, r := range se.Refs {
-		mu := metricUnit{r.Metric, r.Unit}
-		if seen[mu] || r.Metric == "cost" || strings.HasPrefix(r.Metric, "share_of_cycles_") {
-			continue
-		}
-		seen[mu] = true
-		out = append(out, mu)
-	}
-	if len(out) == 0 {
-		switch s.Workload.Kind {
-		case scenarios.WorkloadBatch:
-			return []metricUnit{{"duration", "s"}, {"cpu_util", "%"}}
-		case scenarios.WorkloadBoth:
-			return []metricUnit{{"duration", "s"}, {"cpu_util", "%"}, {"grace_period", "ms"}, {"throughput_per_core", s.RateUnit()}}
-		}
-		if s.Workload.Rate > 0 {
-			return []metricUnit{{"throughput_per_core", s.RateUnit()}, {"throughput", s.RateUnit()}, {"drops", "%"}}
-		}
-		return []metricUnit{{"throughput_per_core", s.RateUnit()}, {"throughput", s.RateUnit()}}
-	}
-	return out
-}
-
-// defaultSeries stands in for a scenario without series.
-func defaultSeries(s *scenarios.Scenario) []*scenarios.Series {
-	if len(s.Series) > 0 {
-		return s.Series
-	}
-	names := s.ProfileNames()
-	prof := ""
-	if len(names) > 0 {
-		prof = names[0]
-	}
-	return []*scenarios.Series{{Name: s.Name, Profile: prof, Variants: s.VariantNames(), Axis: "cores"}}
-}
-
-// axesOf returns the axes a table runs over: for sweep, every [sweep] axis of
-// the scenario; for run, the series' own points.
-func axesOf(s *scenarios.Scenario, se *scenarios.Series, sweep bool) []scenarios.Axis {
-	if sweep && len(s.Sweep) > 0 {
-		return s.Sweep
-	}
-	if len(se.Points) > 0 {
-		return []scenarios.Axis{{Name: se.Axis, Values: se.Points}}
-	}
-	if len(s.Sweep) > 0 {
-		return s.Sweep[:1]
-	}
-	return []scenarios.Axis{{Name: "cores", Values: []float64{float64(s.Workload.Cores)}}}
-}
-
 func cmdRun(args []string, stdout, stderr io.Writer) error {
 	return runTables("run", false, args, stdout, stderr)
 }
@@ -144,14 +50,14 @@ func cmdSweep(args []string, stdout, stderr io.Writer) error {
 	return runTables("sweep", true, args, stdout, stderr)
 }
 
-func runTables(name string, sweep bool, args []string, stdout, stderr io.Writer) error {
+func runTables(name string, axes bool, args []string, stdout, stderr io.Writer) error {
 	var o options
 	fs := newFlags(name, &o, stderr, "text", "csv", "json")
 	profileFlag(fs, &o)
 	seriesName := fs.String("series", "", "only this series")
 	samples := samplesFlag(fs, "every value", "")
 	var sh shardFlags
-	if sweep {
+	if axes {
 		sh.declare(fs)
 	}
 	if err := parse(fs, &o, args); err != nil {
@@ -170,21 +76,27 @@ func runTables(name string, sweep bool, args []string, stdout, stderr io.Writer)
 	if slice != nil && *samples > 0 {
 		return fmt.Errorf("--uncertainty with --shard: a shard holds one prediction per point; sample the spread without --shard")
 	}
-	p, err := planTables(fs.Args(), *seriesName, sweep, &o)
-	if err != nil {
-		return err
+	p := &sweep.Plan{}
+	for _, arg := range fs.Args() {
+		s, err := load(arg, &o)
+		if err != nil {
+			return err
+		}
+		if err := p.Add(s, seedOf(&o, s), *seriesName, axes); err != nil {
+			return err
+		}
 	}
-	values, err := p.simulate(slice, o.jobs, progress(&o, name))
+	values, err := p.Simulate(slice, o.jobs, progress(&o, name))
 	if err != nil {
 		return err
 	}
 	var buf bytes.Buffer
 	if slice != nil {
-		err = writeJSON(&buf, p.shard(*slice, o.format, o.seed, values))
+		err = writeJSON(&buf, p.Shard(*slice, o.format, o.seed, values))
 	} else {
-		tables := p.tables(values)
+		tables := p.Tables(values)
 		if *samples > 0 {
-			ivs, err := p.intervals(*samples, o.jobs, progress(&o, name))
+			ivs, err := p.Intervals(*samples, o.jobs, progress(&o, name))
 			if err != nil {
 				return err
 			}
@@ -202,7 +114,7 @@ func runTables(name string, sweep bool, args []string, stdout, stderr io.Writer)
 
 // renderTables prints tables in format; sweep and merge share it, so that
 // merged shards print the bytes one sweep would.
-func renderTables(buf *bytes.Buffer, format string, tables []table) error {
+func renderTables(buf *bytes.Buffer, format string, tables []sweep.Table) error {
 	switch format {
 	case "json":
 		return writeJSON(buf, tables)
@@ -222,7 +134,7 @@ func renderTables(buf *bytes.Buffer, format string, tables []table) error {
 						b := t.Intervals[i][j]
 						rec = append(rec, num(b.Median), num(b.Low), num(b.High))
 					}
-					w.Write(append(rec, t.noteAt(i, j)))
+					w.Write(append(rec, t.NoteAt(i, j)))
 				}
 			}
 		}
@@ -241,7 +153,7 @@ func renderTables(buf *bytes.Buffer, format string, tables []table) error {
 func num(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
 
 // writeTable lays a table out the way seed 004's commit message does.
-func writeTable(buf *bytes.Buffer, t table) {
+func writeTable(buf *bytes.Buffer, t sweep.Table) {
 	fmt.Fprintf(buf, "%s (profile %s): %s, %s\n", t.Series, t.Profile, t.Metric, t.Unit)
 	tw := tabwriter.NewWriter(buf, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "%s\t", t.Axis)
@@ -273,7 +185,7 @@ func writeTable(buf *bytes.Buffer, t table) {
 	}
 	for i, x := range t.X {
 		for j, v := range t.Variants {
-			if n := t.noteAt(i, j); n != "" {
+			if n := t.NoteAt(i, j); n != "" {
 				fmt.Fprintf(buf, "  %s=%s %s: %s\n", t.Axis, num(x), v, n)
 			}
 		}
@@ -283,17 +195,9 @@ func writeTable(buf *bytes.Buffer, t table) {
 	}
 }
 
-// noteAt is the note of value [i][j], "" if it has none.
-func (t table) noteAt(i, j int) string {
-	if t.Notes == nil {
-		return ""
-	}
-	return t.Notes[i][j]
-}
-
 // writeIntervals lays out a table's medians and 90% intervals as the table
 // itself is laid out.
-func writeIntervals(buf *bytes.Buffer, t table) {
+func writeIntervals(buf *bytes.Buffer, t sweep.Table) {
 	fmt.Fprintf(buf, "  median and 90%% interval over the profile's spread:\n")
 	tw := tabwriter.NewWriter(buf, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "%s\t", t.Axis)
@@ -353,7 +257,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	if *onlyChanges && *samples > 0 {
 		return fmt.Errorf("--changes with --uncertainty: the changes have no intervals; drop one of them")
 	}
-	var ivs []interval
+	var ivs []sweep.Interval
 	var changes []scenarios.Change
 	names := fs.Args()
 	if len(names) == 0 {
@@ -372,7 +276,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		for _, se := range s.Series {
-			r, err := s.Predict(se, seedOf(&o, s), nil, runner(s, o.jobs, prog))
+			r, err := s.Predict(se, seedOf(&o, s), nil, sweep.Runner(s, o.jobs, prog))
 			if err != nil {
 				return err
 			}
@@ -380,7 +284,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 			changes = append(changes, scenarios.Changes(se, r)...)
 			infos = append(infos, seriesInfo{s.Name, se})
 			if *samples > 0 {
-				iv, err := intervals(s, se, seedOf(&o, s), *samples, runner(s, o.jobs, prog))
+				iv, err := sweep.Intervals(s, se, seedOf(&o, s), *samples, sweep.Runner(s, o.jobs, prog))
 				if err != nil {
 					return err
 				}
@@ -454,7 +358,7 @@ func writeChanges(buf *bytes.Buffer, format string, changes []scenarios.Change) 
 // writeRowsCSV writes reference points and predictions with validate's columns.
 // With intervals (validate --uncertainty), each row also has its median, its
 // 90% interval and whether the measured figure falls inside.
-func writeRowsCSV(buf *bytes.Buffer, rows []scenarios.Row, ivs []interval) {
+func writeRowsCSV(buf *bytes.Buffer, rows []scenarios.Row, ivs []sweep.Interval) {
 	w := newCSV(buf)
 	head := []string{"scenario", "variant", "axis", "x", "metric", "unit", "measured", "predicted", "error_pct", "role"}
 	if ivs != nil {
@@ -487,7 +391,7 @@ func writeSeriesHeader(buf *bytes.Buffer, scenario string, se *scenarios.Series)
 
 // writeRows prints reference points against predictions, and the largest
 // error of each role.
-func writeRows(buf *bytes.Buffer, rows []scenarios.Row, ivs []interval) {
+func writeRows(buf *bytes.Buffer, rows []scenarios.Row, ivs []sweep.Interval) {
 	tw := tabwriter.NewWriter(buf, 0, 4, 2, ' ', 0)
 	fmt.Fprint(tw, "SCENARIO\tVARIANT\tAXIS\tX\tMETRIC\tMEASURED\tPREDICTED\tERROR\tROLE")
 	if ivs != nil {
@@ -573,7 +477,7 @@ func cmdFit(args []string, stdout, stderr io.Writer) error {
 			continue
 		}
 		fitted++
-		best, rows, err := s.Fit(se, seedOf(&o, s), runner(s, o.jobs, prog))
+		best, rows, err := s.Fit(se, seedOf(&o, s), sweep.Runner(s, o.jobs, prog))
 		if err != nil {
 			return err
 		}
@@ -584,7 +488,7 @@ func cmdFit(args []string, stdout, stderr io.Writer) error {
 		for _, r := range rows {
 			fmt.Fprintf(&buf, "  %-9s %-16s %s=%s %-32s measured %s predicted %s (%s%%)\n", r.Role, r.Variant, r.Axis, num(r.X), r.Metric, fixed(r.Measured), fixed(r.Predicted), signed(r.ErrorPct, 1))
 		}
-		others, err := s.OtherFits(se, seedOf(&o, s), best, *scan, runner(s, o.jobs, prog))
+		others, err := s.OtherFits(se, seedOf(&o, s), best, *scan, sweep.Runner(s, o.jobs, prog))
 		if err != nil {
 			return err
 		}

@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"contend/internal/atomicfile"
-	"contend/models"
 	"contend/scenarios"
 )
 
@@ -270,23 +269,6 @@ func userPath(arg, abs, file string) string {
 		return filepath.Join(filepath.Dir(arg), rel)
 	}
 	return file
-}
-
-// runner returns a Runner that simulates points on jobs goroutines; results
-// come back in input order, so output does not depend on jobs.
-func runner(s *scenarios.Scenario, jobs int, progress func(done, total int)) scenarios.Runner {
-	return func(pts []scenarios.Point) ([]*models.Result, error) {
-		out := make([]*models.Result, len(pts))
-		err := parallel(len(pts), jobs, progress, func(i int) error {
-			var err error
-			out[i], err = s.Simulate(pts[i])
-			return err
-		})
-		if err != nil {
-			return nil, err
-		}
-		return out, nil
-	}
 }
 
 // progress reports points simulated on stderr: a bar on a terminal, else

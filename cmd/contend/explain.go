@@ -12,6 +12,7 @@ import (
 	"contend/models"
 	"contend/scenarios"
 	"contend/sim"
+	"contend/sweep"
 )
 
 func cmdExplain(args []string, stdout, stderr io.Writer) error {
@@ -44,7 +45,7 @@ func cmdExplain(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("--variant %q: %s has %v", *variant, s.Name, s.VariantNames())
 	}
 	var se *scenarios.Series
-	for _, cand := range defaultSeries(s) {
+	for _, cand := range sweep.DefaultSeries(s) {
 		if *seriesName != "" && cand.Name != *seriesName {
 			continue
 		}

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"contend/scenarios"
+	"contend/sweep"
 )
 
 const validateHeader = "scenario,variant,axis,x,metric,unit,measured,predicted,error_pct,role"
@@ -179,7 +180,7 @@ func findNull(v any, path string) string {
 // and the JSON tables must be as wide and long as their labels say.
 func TestRunAgreesWithValidate(t *testing.T) {
 	for _, name := range []string{"ingress", "flower-insert"} {
-		var tables []table
+		var tables []sweep.Table
 		if err := json.Unmarshal([]byte(mustRun(t, "run", name, "--format", "json")), &tables); err != nil {
 			t.Fatal(err)
 		}

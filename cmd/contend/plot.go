@@ -13,6 +13,7 @@ import (
 
 	"contend/figures"
 	"contend/sim"
+	"contend/sweep"
 )
 
 func cmdPlot(args []string, stdout, stderr io.Writer) error {
@@ -53,7 +54,7 @@ func cmdPlot(args []string, stdout, stderr io.Writer) error {
 	}
 	fo.Seed = seedOf(&o, s)
 	fo.Window = sim.Time(window.Nanoseconds()) * sim.Nanosecond
-	fo.Run = runner(s, o.jobs, progress(&o, "plot"))
+	fo.Run = sweep.Runner(s, o.jobs, progress(&o, "plot"))
 	fig, err := figures.Make(s, fo)
 	if err != nil {
 		return err

@@ -2,14 +2,13 @@ package main
 
 import (
 	"encoding/json"
-	"math"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"contend/scenarios"
+	"contend/sweep"
 )
 
 // uncertainWith writes testdata/uncertain.toml with same_socket written as
@@ -40,14 +39,14 @@ func intervalsWith(t *testing.T, value string) []rowInterval {
 	if len(rows) != 2 {
 		t.Fatalf("%d rows; want the 2 references", len(rows))
 	}
-	var tables []table
+	var tables []sweep.Table
 	if err := json.Unmarshal([]byte(mustRun(t, "run", path, "--uncertainty", "24", "--format", "json")), &tables); err != nil {
 		t.Fatal(err)
 	}
 	for _, tb := range tables {
 		for i := range tb.X {
 			for j := range tb.Variants {
-				rows = append(rows, rowInterval{scenarios.Row{Predicted: tb.Values[i][j]}, interval{bounds: tb.Intervals[i][j]}})
+				rows = append(rows, rowInterval{scenarios.Row{Predicted: tb.Values[i][j]}, sweep.Interval{Bounds: tb.Intervals[i][j]}})
 			}
 		}
 	}
@@ -80,22 +79,6 @@ func TestIntervalsGrowWithSpread(t *testing.T) {
 			widths = append(widths, w)
 		}
 		last = widths
-	}
-}
-
-// Each value's samples fall one in each stratum.
-func TestLatinHypercubeStrata(t *testing.T) {
-	const n, d = 16, 3
-	s := latinHypercube(rand.New(rand.NewPCG(1, 2)), n, d)
-	for j := range d {
-		seen := make([]bool, n)
-		for i := range n {
-			k := int(math.Floor(s[i][j] * n))
-			if k < 0 || k >= n || seen[k] {
-				t.Fatalf("value %d: sample %d (%v) in stratum %d, taken twice or out of range", j, i, s[i][j], k)
-			}
-			seen[k] = true
-		}
 	}
 }
 
