@@ -14,43 +14,22 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/BurntSushi/toml"
 
 	"contend/advise"
 	"contend/models"
+	"contend/report"
 	"contend/scenarios"
 	"contend/sweep"
 )
 
-// advice is what advise found: the point it simulated, the base variant's
-// rate there and the ranked candidates.
+// advice is what advise found, with the rows behind the printed ones and
+// the series they ran on, for --write.
 type advice struct {
-	Scenario string       `json:"scenario"`
-	Series   string       `json:"series"`
-	Profile  string       `json:"profile"`
-	Variant  string       `json:"variant"`
-	Axis     string       `json:"axis"`
-	X        float64      `json:"x"`
-	Unit     string       `json:"unit"`              // of the rates
-	Rate     float64      `json:"rate"`              // the base variant's
-	Samples  int          `json:"samples,omitempty"` // draws of the profile's spread (--uncertainty)
-	Rows     []adviceJSON `json:"rows"`
-	rows     []advise.Row
-	series   *scenarios.Series
-}
-
-type adviceJSON struct {
-	Rule    string  `json:"rule"`
-	Change  string  `json:"change"`
-	Variant string  `json:"variant"`
-	Rate    float64 `json:"rate"`
-	GainPct float64 `json:"gain_pct"`
-	LowPct  float64 `json:"low_pct"`
-	HighPct float64 `json:"high_pct"`
-	Explain string  `json:"explain"`
-	File    string  `json:"file,omitempty"` // written by --write
+	report.Advice
+	rows   []advise.Row
+	series *scenarios.Series
 }
 
 func cmdAdvise(args []string, stdout, stderr io.Writer) error {
@@ -93,7 +72,7 @@ func cmdAdvise(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	var buf bytes.Buffer
-	if err := renderAdvice(&buf, o.format, a); err != nil {
+	if err := report.RenderAdvice(&buf, o.format, &a.Advice); err != nil {
 		return err
 	}
 	return emit(&o, stdout, &buf)
@@ -177,8 +156,8 @@ func adviseAt(arg string, s *scenarios.Scenario, pt scenarios.Point, samples int
 		return nil, err
 	}
 	cands := advise.Derive(sub)
-	a := &advice{Scenario: s.Name, Series: pt.Series.Name, Profile: pt.Series.Profile, Variant: pt.Variant,
-		Axis: pt.Axis, X: pt.X, Unit: s.RateUnit(), Samples: samples, series: pt.Series}
+	a := &advice{Advice: report.Advice{Scenario: s.Name, Series: pt.Series.Name, Profile: pt.Series.Profile, Variant: pt.Variant,
+		Axis: pt.Axis, X: pt.X, Unit: s.RateUnit(), Samples: samples}, series: pt.Series}
 	scale, work := 1e-6, s.Workload.Unit
 	if advise.ByBatch(s) {
 		work = s.BatchUnit()
@@ -222,7 +201,7 @@ func adviseAt(arg string, s *scenarios.Scenario, pt scenarios.Point, samples int
 	}
 	advise.Rank(a.rows)
 	for _, r := range a.rows {
-		a.Rows = append(a.Rows, adviceJSON{Rule: r.Rule, Change: r.What, Variant: r.Variant, Rate: r.Rate * scale,
+		a.Rows = append(a.Rows, report.AdviceRow{Rule: r.Rule, Change: r.What, Variant: r.Variant, Rate: r.Rate * scale,
 			GainPct: r.Gain, LowPct: r.Low, HighPct: r.High, Explain: r.Explain})
 	}
 	return a, nil
@@ -311,43 +290,6 @@ func loadWith(arg string, extra []byte, o *options) (*scenarios.Scenario, error)
 	return withOptions(s, o)
 }
 
-func renderAdvice(buf *bytes.Buffer, format string, a *advice) error {
-	switch format {
-	case "json":
-		if a.Rows == nil {
-			a.Rows = []adviceJSON{}
-		}
-		return writeJSON(buf, a)
-	case "csv":
-		w := newCSV(buf)
-		w.Write([]string{"rank", "rule", "change", "variant", "rate", "unit", "gain_pct", "low_pct", "high_pct", "explain"})
-		w.Write([]string{"0", "", "none", a.Variant, num(a.Rate), a.Unit, "0", "0", "0", ""})
-		for i, r := range a.Rows {
-			w.Write([]string{strconv.Itoa(i + 1), r.Rule, r.Change, r.Variant, num(r.Rate), a.Unit, num(r.GainPct), num(r.LowPct), num(r.HighPct), r.Explain})
-		}
-		w.Flush()
-		return w.Error()
-	}
-	fmt.Fprintf(buf, "%s: variant %s, series %s (profile %s), %s=%s: %s %s\n", a.Scenario, a.Variant, a.Series, a.Profile, a.Axis, num(a.X), fixed(a.Rate), a.Unit)
-	if len(a.Rows) == 0 {
-		fmt.Fprintf(buf, "no rule applies: no line that a store or atomic step writes is written by more than one CPU, and no lock, rwlock or synchronize_rcu can change (a qspinlock that claims with a store, or an MCS lock, is already where the lock rules lead)\n")
-		return nil
-	}
-	tw := tabwriter.NewWriter(buf, 0, 4, 2, ' ', 0)
-	interval := ""
-	if a.Samples > 0 {
-		interval = fmt.Sprintf("90%% INTERVAL (%d DRAWS)\t", a.Samples)
-	}
-	fmt.Fprintf(tw, "RANK\tCHANGE\tTHROUGHPUT\tGAIN\t%sWHY\n", interval)
-	for i, r := range a.Rows {
-		if a.Samples > 0 {
-			interval = fmt.Sprintf("%s%% – %s%%\t", signed(r.LowPct, 1), signed(r.HighPct, 1))
-		}
-		fmt.Fprintf(tw, "%d\t%s\t%s %s\t%s%%\t%s%s\n", i+1, r.Change, fixed(r.Rate), a.Unit, signed(r.GainPct, 1), interval, r.Explain)
-	}
-	return tw.Flush()
-}
-
 // writeAdvice writes, for each row, a copy of the scenario that declares
 // the row's variant and a series that runs it beside the base variant at the
 // advised point: contend run takes the file as it is.
@@ -386,8 +328,8 @@ func writeAdvice(arg, dir string, o *options, a *advice) error {
 		r := &a.rows[i]
 		var b bytes.Buffer
 		// Names reach a comment, which may hold no control character.
-		fmt.Fprintf(&b, "# contend advise %s --variant %s: %s\n# predicted %s %s at %s=%s (%s%%): %s\n", commentText(a.Scenario), commentText(a.Variant), commentText(r.What),
-			fixed(a.Rows[i].Rate), a.Unit, commentText(a.Axis), num(a.X), signed(r.Gain, 1), commentText(r.Explain))
+		fmt.Fprintf(&b, "# contend advise %s --variant %s: %s\n# predicted %s %s at %s=%s (%s%%): %s\n", report.CommentText(a.Scenario), report.CommentText(a.Variant), report.CommentText(r.What),
+			report.Fixed(a.Rows[i].Rate), a.Unit, report.CommentText(a.Axis), report.Num(a.X), report.Signed(r.Gain, 1), report.CommentText(r.Explain))
 		if o.profile != "" {
 			fmt.Fprintf(&b, "# simulated on the profile in %s: run this file with --profile %s\n", o.profile, o.profile)
 		}
@@ -529,7 +471,7 @@ func copyBuiltin(fsys fs.FS, p, dir, rel string, files *ioFiles) error {
 // point on the machine of se, the advised series.
 func writeSeries(b *bytes.Buffer, se *scenarios.Series, a *advice, v string) error {
 	fmt.Fprintf(b, "\n[[series]]\nname = %s\nprofile = %s\nvariants = [%s, %s]\naxis = %s\npoints = [%s]\n",
-		strconv.Quote(se.Name+"+advise"), strconv.Quote(se.Profile), strconv.Quote(a.Variant), strconv.Quote(v), strconv.Quote(a.Axis), num(a.X))
+		strconv.Quote(se.Name+"+advise"), strconv.Quote(se.Profile), strconv.Quote(a.Variant), strconv.Quote(v), strconv.Quote(a.Axis), report.Num(a.X))
 	if se.Placement != nil {
 		fmt.Fprintf(b, "placement = %s\n", strconv.Quote(se.Placement.String()))
 	}

@@ -9,13 +9,14 @@ import (
 	"strings"
 	"testing"
 
+	"contend/report"
 	"contend/scenarios"
 	"contend/sweep"
 )
 
-func adviseJSONOf(t *testing.T, args ...string) advice {
+func adviseJSONOf(t *testing.T, args ...string) report.Advice {
 	t.Helper()
-	var a advice
+	var a report.Advice
 	if err := json.Unmarshal([]byte(mustRun(t, append([]string{"advise", "--format", "json"}, args...)...)), &a); err != nil {
 		t.Fatal(err)
 	}
@@ -24,7 +25,7 @@ func adviseJSONOf(t *testing.T, args ...string) advice {
 
 // rateOf simulates a hand-written variant of a built-in at the point
 // advise took, as run would, per second.
-func rateOf(t *testing.T, name string, a advice, variant string) float64 {
+func rateOf(t *testing.T, name string, a report.Advice, variant string) float64 {
 	t.Helper()
 	s, err := scenarios.LoadBuiltin(name)
 	if err != nil {
@@ -78,7 +79,7 @@ func TestAdviseIngress(t *testing.T) {
 // 22-25% each; rows that left them as written changed dev_hold alone.)
 func TestAdviseChangesCallbacks(t *testing.T) {
 	a := adviseJSONOf(t, "netdev-refcnt", "--variant", "atomic-refcnt")
-	var row *adviceJSON
+	var row *report.AdviceRow
 	for i := range a.Rows {
 		if a.Rows[i].Change == "per-cpu dev_refcnt" {
 			row = &a.Rows[i]

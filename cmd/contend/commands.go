@@ -5,14 +5,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"math"
 	"os"
 	"slices"
-	"sort"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 
+	"contend/report"
 	"contend/scenarios"
 	"contend/sweep"
 )
@@ -92,7 +90,7 @@ func runTables(name string, axes bool, args []string, stdout, stderr io.Writer) 
 	}
 	var buf bytes.Buffer
 	if slice != nil {
-		err = writeJSON(&buf, p.Shard(*slice, o.format, o.seed, values))
+		err = report.WriteJSON(&buf, p.Shard(*slice, o.format, o.seed, values))
 	} else {
 		tables := p.Tables(values)
 		if *samples > 0 {
@@ -104,142 +102,12 @@ func runTables(name string, axes bool, args []string, stdout, stderr io.Writer) 
 				tables[i].Intervals = ivs[i]
 			}
 		}
-		err = renderTables(&buf, o.format, tables)
+		err = report.RenderTables(&buf, o.format, tables)
 	}
 	if err != nil {
 		return err
 	}
 	return emit(&o, stdout, &buf)
-}
-
-// renderTables prints tables in format; sweep and merge share it, so that
-// merged shards print the bytes one sweep would.
-func renderTables(buf *bytes.Buffer, format string, tables []sweep.Table) error {
-	switch format {
-	case "json":
-		return writeJSON(buf, tables)
-	case "csv":
-		w := newCSV(buf)
-		head := []string{"series", "profile", "variant", "axis", "x", "metric", "unit", "value"}
-		sampled := len(tables) > 0 && tables[0].Intervals != nil
-		if sampled {
-			head = append(head, "median", "low_5pct", "high_95pct")
-		}
-		w.Write(append(head, "note"))
-		for _, t := range tables {
-			for i, x := range t.X {
-				for j, v := range t.Variants {
-					rec := []string{t.Series, t.Profile, v, t.Axis, num(x), t.Metric, t.Unit, num(t.Values[i][j])}
-					if sampled {
-						b := t.Intervals[i][j]
-						rec = append(rec, num(b.Median), num(b.Low), num(b.High))
-					}
-					w.Write(append(rec, t.NoteAt(i, j)))
-				}
-			}
-		}
-		w.Flush()
-		return w.Error()
-	}
-	for i, t := range tables {
-		if i > 0 {
-			buf.WriteString("\n")
-		}
-		writeTable(buf, t)
-	}
-	return nil
-}
-
-func num(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
-
-// writeTable lays a table out the way seed 004's commit message does.
-func writeTable(buf *bytes.Buffer, t sweep.Table) {
-	fmt.Fprintf(buf, "%s (profile %s): %s, %s\n", t.Series, t.Profile, t.Metric, t.Unit)
-	tw := tabwriter.NewWriter(buf, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "%s\t", t.Axis)
-	for _, v := range t.Variants {
-		fmt.Fprintf(tw, "%s\t", v)
-	}
-	for _, v := range t.Variants[min(1, len(t.Variants)):] {
-		fmt.Fprintf(tw, "%s Δ%%\t", v)
-	}
-	fmt.Fprintln(tw)
-	for i, x := range t.X {
-		fmt.Fprintf(tw, "%s\t", num(x))
-		for _, v := range t.Values[i] {
-			fmt.Fprintf(tw, "%s\t", fixed(v))
-		}
-		for _, v := range t.Values[i][min(1, len(t.Values[i])):] {
-			base := t.Values[i][0]
-			if base == 0 {
-				fmt.Fprint(tw, "-\t")
-				continue
-			}
-			fmt.Fprintf(tw, "%s\t", signed(100*(v-base)/base, 0))
-		}
-		fmt.Fprintln(tw)
-	}
-	tw.Flush()
-	if t.Intervals != nil {
-		writeIntervals(buf, t)
-	}
-	for i, x := range t.X {
-		for j, v := range t.Variants {
-			if n := t.NoteAt(i, j); n != "" {
-				fmt.Fprintf(buf, "  %s=%s %s: %s\n", t.Axis, num(x), v, n)
-			}
-		}
-	}
-	if len(t.Unmeasured) > 0 && len(t.Unmeasured) < len(t.Variants) {
-		fmt.Fprintf(buf, "  no published %s for %s: predictions only\n", t.Metric, strings.Join(t.Unmeasured, ", "))
-	}
-}
-
-// writeIntervals lays out a table's medians and 90% intervals as the table
-// itself is laid out.
-func writeIntervals(buf *bytes.Buffer, t sweep.Table) {
-	fmt.Fprintf(buf, "  median and 90%% interval over the profile's spread:\n")
-	tw := tabwriter.NewWriter(buf, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "%s\t", t.Axis)
-	for _, v := range t.Variants {
-		fmt.Fprintf(tw, "%s\t", v)
-	}
-	fmt.Fprintln(tw)
-	for i, x := range t.X {
-		fmt.Fprintf(tw, "%s\t", num(x))
-		for _, b := range t.Intervals[i] {
-			fmt.Fprintf(tw, "%s (%s – %s)\t", fixed(b.Median), fixed(b.Low), fixed(b.High))
-		}
-		fmt.Fprintln(tw)
-	}
-	tw.Flush()
-}
-
-// signed prints v with a sign and prec decimals; a value that rounds to zero
-// prints as +0, never -0, so a calibrated point does not look like a miss.
-func signed(v float64, prec int) string {
-	s := strconv.FormatFloat(v, 'f', prec, 64)
-	if strings.Trim(s, "-0.") == "" {
-		s = strings.TrimPrefix(s, "-")
-	}
-	if !strings.HasPrefix(s, "-") {
-		s = "+" + s
-	}
-	return s
-}
-
-// fixed prints with precision that suits the magnitude.
-func fixed(v float64) string {
-	a := math.Abs(v)
-	switch {
-	case a >= 1000:
-		return strconv.FormatFloat(v, 'f', 0, 64)
-	case a >= 100:
-		return strconv.FormatFloat(v, 'f', 1, 64)
-	case a >= 1:
-		return strconv.FormatFloat(v, 'f', 2, 64)
-	}
-	return strconv.FormatFloat(v, 'g', 3, 64)
 }
 
 func cmdValidate(args []string, stdout, stderr io.Writer) error {
@@ -294,7 +162,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	}
 	var buf bytes.Buffer
 	if *onlyChanges {
-		if err := writeChanges(&buf, o.format, changes); err != nil {
+		if err := report.WriteChanges(&buf, o.format, changes); err != nil {
 			return err
 		}
 		return emit(&o, stdout, &buf)
@@ -306,131 +174,25 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 		}
 		var v any = rows
 		if *samples > 0 {
-			v = withIntervals(rows, ivs)
+			v = report.WithIntervals(rows, ivs)
 		}
-		if err := writeJSON(&buf, v); err != nil {
+		if err := report.WriteJSON(&buf, v); err != nil {
 			return err
 		}
 	case "csv":
-		writeRowsCSV(&buf, rows, ivs)
+		report.WriteRowsCSV(&buf, rows, ivs)
 	default:
 		for _, in := range infos {
-			writeSeriesHeader(&buf, in.scenario, in.se)
+			report.WriteSeriesHeader(&buf, in.scenario, in.se)
 		}
 		buf.WriteString("\n")
-		writeRows(&buf, rows, ivs)
+		report.WriteRows(&buf, rows, ivs)
 		if len(changes) > 0 {
 			buf.WriteString("\n")
-			writeChanges(&buf, "text", changes)
+			report.WriteChanges(&buf, "text", changes)
 		}
 	}
 	return emit(&o, stdout, &buf)
-}
-
-// writeChanges writes what each variant changes against its series' base:
-// the change measured, the change predicted, and the difference in points.
-func writeChanges(buf *bytes.Buffer, format string, changes []scenarios.Change) error {
-	switch format {
-	case "json":
-		if changes == nil {
-			changes = []scenarios.Change{}
-		}
-		return writeJSON(buf, changes)
-	case "csv":
-		w := newCSV(buf)
-		w.Write([]string{"scenario", "series", "variant", "base", "axis", "x", "metric", "measured_pct", "predicted_pct"})
-		f2 := func(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
-		for _, c := range changes {
-			w.Write([]string{c.Scenario, c.Series, c.Variant, c.Base, c.Axis, num(c.X), c.Metric, f2(c.MeasuredPct), f2(c.PredictedPct)})
-		}
-		w.Flush()
-		return nil
-	}
-	tw := tabwriter.NewWriter(buf, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "CHANGE\tAGAINST\tSERIES\tAXIS\tX\tMETRIC\tMEASURED\tPREDICTED\tMISSED BY")
-	for _, c := range changes {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s%%\t%s%%\t%s points\n", c.Variant, c.Base, c.Series, c.Axis, num(c.X), c.Metric,
-			signed(c.MeasuredPct, 1), signed(c.PredictedPct, 1), signed(c.PredictedPct-c.MeasuredPct, 1))
-	}
-	return tw.Flush()
-}
-
-// writeRowsCSV writes reference points and predictions with validate's columns.
-// With intervals (validate --uncertainty), each row also has its median, its
-// 90% interval and whether the measured figure falls inside.
-func writeRowsCSV(buf *bytes.Buffer, rows []scenarios.Row, ivs []sweep.Interval) {
-	w := newCSV(buf)
-	head := []string{"scenario", "variant", "axis", "x", "metric", "unit", "measured", "predicted", "error_pct", "role"}
-	if ivs != nil {
-		head = append(head, "median", "low_5pct", "high_95pct", "inside")
-	}
-	w.Write(head)
-	f4 := func(v float64) string { return strconv.FormatFloat(v, 'f', 4, 64) }
-	for i, r := range rows {
-		rec := []string{r.Scenario, r.Variant, r.Axis, num(r.X), r.Metric, r.Unit, num(r.Measured),
-			f4(r.Predicted), strconv.FormatFloat(r.ErrorPct, 'f', 2, 64), r.Role}
-		if ivs != nil {
-			rec = append(rec, f4(ivs[i].Median), f4(ivs[i].Low), f4(ivs[i].High), strconv.FormatBool(ivs[i].Inside))
-		}
-		w.Write(rec)
-	}
-	w.Flush()
-}
-
-// writeSeriesHeader says what a series fits and to which points.
-func writeSeriesHeader(buf *bytes.Buffer, scenario string, se *scenarios.Series) {
-	cal := []string{}
-	for _, r := range se.Refs {
-		if r.Role == "calibrate" {
-			cal = append(cal, fmt.Sprintf("%s %s=%v %s", r.Variant, r.Axis, r.X, r.Metric))
-		}
-	}
-	fmt.Fprintf(buf, "series %s (%s, profile %s)\n  free parameters (%d): %s\n  calibrate points (%d): %s\n",
-		se.Name, scenario, se.Profile, len(se.Free), strings.Join(se.Free, ", "), len(cal), strings.Join(cal, "; "))
-}
-
-// writeRows prints reference points against predictions, and the largest
-// error of each role.
-func writeRows(buf *bytes.Buffer, rows []scenarios.Row, ivs []sweep.Interval) {
-	tw := tabwriter.NewWriter(buf, 0, 4, 2, ' ', 0)
-	fmt.Fprint(tw, "SCENARIO\tVARIANT\tAXIS\tX\tMETRIC\tMEASURED\tPREDICTED\tERROR\tROLE")
-	if ivs != nil {
-		fmt.Fprint(tw, "\tMEDIAN\t90% INTERVAL\tINSIDE")
-	}
-	fmt.Fprintln(tw)
-	worst := map[string]float64{}
-	inside := 0
-	for i, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s %s\t%s %s\t%s%%\t%s", r.Scenario, r.Variant, r.Axis, num(r.X), r.Metric,
-			fixed(r.Measured), r.Unit, fixed(r.Predicted), r.Unit, signed(r.ErrorPct, 1), r.Role)
-		if ivs != nil {
-			iv := ivs[i]
-			fmt.Fprintf(tw, "\t%s %s\t%s – %s %s\t%s", fixed(iv.Median), r.Unit, fixed(iv.Low), fixed(iv.High), r.Unit, map[bool]string{true: "yes", false: "no"}[iv.Inside])
-			if iv.Inside {
-				inside++
-			}
-		}
-		fmt.Fprintln(tw)
-		worst[r.Role] = math.Max(worst[r.Role], math.Abs(r.ErrorPct))
-	}
-
-	tw.Flush()
-	roles := make([]string, 0, len(worst))
-	for k := range worst {
-		roles = append(roles, k)
-	}
-	sort.Strings(roles)
-	for _, role := range roles {
-		fmt.Fprintf(buf, "largest %s error: %.1f%%\n", role, worst[role])
-	}
-	if ivs != nil {
-		fmt.Fprintf(buf, "measured figures inside their 90%% interval: %d of %d\n", inside, len(rows))
-	}
-	for _, r := range rows {
-		if r.Note != "" {
-			fmt.Fprintf(buf, "note: %s %s %s=%s %s: %s\n", r.Scenario, r.Variant, r.Axis, num(r.X), r.Metric, r.Note)
-		}
-	}
 }
 
 func cmdFit(args []string, stdout, stderr io.Writer) error {
@@ -486,7 +248,7 @@ func cmdFit(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(&buf, "  %s = %.4g\n", f, best[f])
 		}
 		for _, r := range rows {
-			fmt.Fprintf(&buf, "  %-9s %-16s %s=%s %-32s measured %s predicted %s (%s%%)\n", r.Role, r.Variant, r.Axis, num(r.X), r.Metric, fixed(r.Measured), fixed(r.Predicted), signed(r.ErrorPct, 1))
+			fmt.Fprintf(&buf, "  %-9s %-16s %s=%s %-32s measured %s predicted %s (%s%%)\n", r.Role, r.Variant, r.Axis, report.Num(r.X), r.Metric, report.Fixed(r.Measured), report.Fixed(r.Predicted), report.Signed(r.ErrorPct, 1))
 		}
 		others, err := s.OtherFits(se, seedOf(&o, s), best, *scan, sweep.Runner(s, o.jobs, prog))
 		if err != nil {
@@ -496,7 +258,7 @@ func cmdFit(args []string, stdout, stderr io.Writer) error {
 			if x.Root {
 				fmt.Fprintf(&buf, "  warning: %s = %.4g meets the calibrate points too: the model has more than one regime here; the other figures, or what the benchmark does, say which value is meant\n", se.Free[0], x.Value)
 			} else {
-				fmt.Fprintf(&buf, "  warning: at %s = %.4g the model jumps from %s%% to %s%% on the calibrate points: a border between regimes; check which side the measurement is on (the other figures, or what the benchmark does)\n", se.Free[0], x.Value, signed(x.From, 1), signed(x.To, 1))
+				fmt.Fprintf(&buf, "  warning: at %s = %.4g the model jumps from %s%% to %s%% on the calibrate points: a border between regimes; check which side the measurement is on (the other figures, or what the benchmark does)\n", se.Free[0], x.Value, report.Signed(x.From, 1), report.Signed(x.To, 1))
 			}
 		}
 		if src != nil {
@@ -515,7 +277,7 @@ func cmdFit(args []string, stdout, stderr io.Writer) error {
 		if err := writeFlagFile("--write", *write, src); err != nil {
 			return err
 		}
-		fmt.Fprintf(stderr, "fit: wrote %s\n", termText(*write))
+		fmt.Fprintf(stderr, "fit: wrote %s\n", report.TermText(*write))
 	}
 	return emit(&o, stdout, &buf)
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -18,6 +17,7 @@ import (
 	"time"
 
 	"contend/internal/atomicfile"
+	"contend/report"
 	"contend/scenarios"
 )
 
@@ -352,7 +352,7 @@ func progressBar(f io.Writer) func(done, total int) {
 func emit(o *options, stdout io.Writer, buf *bytes.Buffer) error {
 	data := buf.Bytes()
 	if o.format == "text" {
-		data = []byte(termText(buf.String()))
+		data = []byte(report.TermText(buf.String()))
 	}
 	if o.out == "" {
 		_, err := stdout.Write(data)
@@ -373,17 +373,6 @@ func writeFlagFile(flag, path string, data []byte) error {
 	if err := atomicfile.Write(path, data); err != nil {
 		return fmt.Errorf("%s %s: %w", flag, path, unwrapPath(err))
 	}
-	return nil
-}
-
-func writeJSON(buf *bytes.Buffer, v any) error {
-	var raw bytes.Buffer
-	enc := json.NewEncoder(&raw)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return err
-	}
-	buf.WriteString(jsonText(raw.String()))
 	return nil
 }
 

@@ -14,8 +14,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
 
+	"contend/report"
 	"contend/scenarios"
 )
 
@@ -113,11 +113,11 @@ func importFile(name string, src []byte, o importOptions) (string, error) {
 		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "# contend import %s: %d blocks; add these to a [[series]] of the scenario\n", commentText(name), len(blocks))
+	fmt.Fprintf(&b, "# contend import %s: %d blocks; add these to a [[series]] of the scenario\n", report.CommentText(name), len(blocks))
 	for _, bl := range blocks {
-		fmt.Fprintf(&b, "\n# %s:%d: %s", commentText(name), bl.line, bl.kind)
+		fmt.Fprintf(&b, "\n# %s:%d: %s", report.CommentText(name), bl.line, bl.kind)
 		if bl.title != "" {
-			fmt.Fprintf(&b, " (%s)", commentText(bl.title))
+			fmt.Fprintf(&b, " (%s)", report.CommentText(bl.title))
 		}
 		b.WriteString("\n")
 		for _, p := range bl.points {
@@ -125,17 +125,6 @@ func importFile(name string, src []byte, o importOptions) (string, error) {
 		}
 	}
 	return b.String(), nil
-}
-
-// commentText is s as a TOML comment may hold it: a control character other
-// than a tab (which a comment may not contain) becomes U+FFFD.
-func commentText(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r != '\t' && unicode.IsControl(r) {
-			return unicode.ReplacementChar
-		}
-		return r
-	}, s)
 }
 
 func writeReference(b *strings.Builder, p point, o importOptions) {

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"contend/report"
 	"contend/scenarios"
 	"contend/sweep"
 )
@@ -50,7 +51,7 @@ func TestValidateChanges(t *testing.T) {
 		if c.Base != "qspinlock-before" || c.Variant != "qspinlock" {
 			t.Errorf("change %d: %s against %s, want qspinlock against qspinlock-before", i, c.Variant, c.Base)
 		}
-		a, b := value[c.Scenario+"|qspinlock|"+num(c.X)], value[c.Scenario+"|qspinlock-before|"+num(c.X)]
+		a, b := value[c.Scenario+"|qspinlock|"+report.Num(c.X)], value[c.Scenario+"|qspinlock-before|"+report.Num(c.X)]
 		if math.Abs(c.MeasuredPct-100*(a[0]/b[0]-1)) > 1e-6 || math.Abs(c.PredictedPct-100*(a[1]/b[1]-1)) > 0.01 {
 			t.Errorf("change at %v tasks: %+.3f%% measured, %+.3f%% predicted; the rows give %+.3f%% and %+.3f%%", c.X, c.MeasuredPct, c.PredictedPct, 100*(a[0]/b[0]-1), 100*(a[1]/b[1]-1))
 		}

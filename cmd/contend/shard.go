@@ -9,6 +9,7 @@ import (
 	"os"
 	"slices"
 
+	"contend/report"
 	"contend/sweep"
 )
 
@@ -64,7 +65,7 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("--format %q: use text, csv or json", o.format)
 	}
 	var buf bytes.Buffer
-	if err := renderTables(&buf, o.format, p.Tables(values)); err != nil {
+	if err := report.RenderTables(&buf, o.format, p.Tables(values)); err != nil {
 		return err
 	}
 	return emit(&o, stdout, &buf)

@@ -3,9 +3,6 @@ package main
 import (
 	"flag"
 	"fmt"
-
-	"contend/scenarios"
-	"contend/sweep"
 )
 
 // samplesFlag declares --uncertainty for a command that predicts what, and
@@ -20,18 +17,4 @@ func checkSamples(n int) error {
 		return fmt.Errorf("--uncertainty %d: give at least 2 samples (20 or more for a useful 90%% interval), or 0 for none", n)
 	}
 	return nil
-}
-
-// rowInterval is a validate row with its interval, for --format json.
-type rowInterval struct {
-	scenarios.Row
-	Interval sweep.Interval `json:"interval"`
-}
-
-func withIntervals(rows []scenarios.Row, ivs []sweep.Interval) []rowInterval {
-	out := make([]rowInterval, len(rows))
-	for i, r := range rows {
-		out[i] = rowInterval{r, ivs[i]}
-	}
-	return out
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"contend/report"
 	"contend/scenarios"
 	"contend/sweep"
 )
@@ -29,10 +30,10 @@ func uncertainWith(t *testing.T, value string) string {
 // intervalsWith validates testdata/uncertain.toml with same_socket written
 // as value, and runs it, and returns the interval of each reference and
 // then of each value of run's tables.
-func intervalsWith(t *testing.T, value string) []rowInterval {
+func intervalsWith(t *testing.T, value string) []report.RowInterval {
 	t.Helper()
 	path := uncertainWith(t, value)
-	var rows []rowInterval
+	var rows []report.RowInterval
 	if err := json.Unmarshal([]byte(mustRun(t, "validate", path, "--uncertainty", "24", "--format", "json")), &rows); err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +47,7 @@ func intervalsWith(t *testing.T, value string) []rowInterval {
 	for _, tb := range tables {
 		for i := range tb.X {
 			for j := range tb.Variants {
-				rows = append(rows, rowInterval{scenarios.Row{Predicted: tb.Values[i][j]}, sweep.Interval{Bounds: tb.Intervals[i][j]}})
+				rows = append(rows, report.RowInterval{Row: scenarios.Row{Predicted: tb.Values[i][j]}, Interval: sweep.Interval{Bounds: tb.Intervals[i][j]}})
 			}
 		}
 	}
