@@ -18,6 +18,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"contend/advise"
+	"contend/internal/iofiles"
 	"contend/models"
 	"contend/report"
 	"contend/scenarios"
@@ -53,7 +54,7 @@ func cmdAdvise(args []string, stdout, stderr io.Writer) error {
 	if err := checkDir(*write); err != nil {
 		return err
 	}
-	s, err := load(fs.Arg(0), &o)
+	s, err := o.loader().Load(fs.Arg(0))
 	if err != nil {
 		return err
 	}
@@ -168,7 +169,7 @@ func adviseAt(arg string, s *scenarios.Scenario, pt scenarios.Point, samples int
 	if len(cands) == 0 {
 		return a, nil
 	}
-	ext, err := loadWith(arg, advise.Render(cands), o)
+	ext, err := o.loader().LoadWith(arg, advise.Render(cands))
 	if err != nil {
 		return nil, fmt.Errorf("the derived variants do not load (a fault of contend advise; please report it): %w", err)
 	}
@@ -266,30 +267,6 @@ func meanRate(s *scenarios.Scenario, rs []*models.Result) float64 {
 	return sum / float64(len(rs))
 }
 
-// loadWith loads the scenario arg names with extra TOML appended to its
-// file, applying the command's options as load does.
-func loadWith(arg string, extra []byte, o *options) (*scenarios.Scenario, error) {
-	parse := func(fsys fs.FS, name string) (*scenarios.Scenario, error) {
-		src, err := fs.ReadFile(fsys, name)
-		if err != nil {
-			return nil, err
-		}
-		return scenarios.Parse(fsys, name, append(src, extra...))
-	}
-	if isBuiltin(arg) {
-		s, err := parse(scenarios.Builtin(), arg+".toml")
-		if err != nil {
-			return nil, err
-		}
-		return withOptions(s, o)
-	}
-	s, _, err := loadFile(arg, parse) // the files load read before
-	if err != nil {
-		return nil, err
-	}
-	return withOptions(s, o)
-}
-
 // writeAdvice writes, for each row, a copy of the scenario that declares
 // the row's variant and a series that runs it beside the base variant at the
 // advised point: contend run takes the file as it is.
@@ -298,13 +275,13 @@ func writeAdvice(arg, dir string, o *options, a *advice) error {
 	if err != nil {
 		return err
 	}
-	src, err = relocateIncludes(src, fsys, name, dir, isBuiltin(arg), &o.files)
+	src, err = relocateIncludes(src, fsys, name, dir, iofiles.IsBuiltin(arg), &o.files)
 	if err != nil {
 		return err
 	}
 	// The file names the profile its series had before --profile took
 	// their place, so that it loads with and without --profile.
-	orig, _, err := loadScenario(arg)
+	orig, _, err := iofiles.LoadScenario(arg)
 	if err != nil {
 		return err
 	}
@@ -320,7 +297,7 @@ func writeAdvice(arg, dir string, o *options, a *advice) error {
 		if files[i], err = fileIn(dir, a.Scenario+"-"+r.Variant+".toml"); err != nil {
 			return err
 		}
-		if err := o.files.write("--write", files[i]); err != nil {
+		if err := o.files.Write("--write", files[i]); err != nil {
 			return err
 		}
 	}
@@ -338,7 +315,7 @@ func writeAdvice(arg, dir string, o *options, a *advice) error {
 		if err := writeSeries(&b, &se, a, r.Variant); err != nil {
 			return err
 		}
-		if err := writeFlagFile("--write", files[i], b.Bytes()); err != nil {
+		if err := iofiles.WriteFile("--write", files[i], b.Bytes()); err != nil {
 			return err
 		}
 		a.Rows[i].File = files[i]
@@ -355,27 +332,17 @@ var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_.+-]`)
 func fileIn(dir, name string) (string, error) {
 	name = strings.TrimLeft(unsafeName.ReplaceAllString(name, "_"), ".")
 	file := filepath.Join(dir, name)
-	if err := inside("--write", dir, file); err != nil {
+	if err := iofiles.Inside("--write", dir, file); err != nil {
 		return "", err
 	}
 	return file, nil
 }
 
-// inside refuses a path file, to be written for flag, that does not lie in
-// dir once symbolic links are followed.
-func inside(flag, dir, file string) error {
-	rel, err := filepath.Rel(resolved(dir), resolved(file))
-	if err != nil || !filepath.IsLocal(rel) {
-		return fmt.Errorf("%s %s: %s would lie outside the directory; give a directory whose subfolders are not links out of it", flag, dir, file)
-	}
-	return nil
-}
-
 // scenarioFiles returns the text of the scenario arg names, the file system
 // its includes are read from and its name there.
 func scenarioFiles(arg string) ([]byte, fs.FS, string, error) {
-	src, err := scenarioSource(arg)
-	if isBuiltin(arg) || err != nil {
+	src, err := iofiles.Source(arg)
+	if iofiles.IsBuiltin(arg) || err != nil {
 		return src, scenarios.Builtin(), arg + ".toml", err
 	}
 	abs, err := filepath.Abs(arg)
@@ -387,7 +354,7 @@ var includeKey = regexp.MustCompile(`(?m)^[ \t]*include[ \t]*=[ \t]*\[[^\]]*\][^
 // relocateIncludes makes a copy of a scenario's text, written into dir,
 // find its includes: a file's are named from dir; a built-in's are copied
 // into dir beside it.
-func relocateIncludes(src []byte, fsys fs.FS, name, dir string, builtin bool, files *ioFiles) ([]byte, error) {
+func relocateIncludes(src []byte, fsys fs.FS, name, dir string, builtin bool, files *iofiles.Set) ([]byte, error) {
 	var top struct {
 		Include []string `toml:"include"`
 	}
@@ -424,7 +391,7 @@ func relocateIncludes(src []byte, fsys fs.FS, name, dir string, builtin bool, fi
 }
 
 // copyBuiltin writes the built-in file p as dir/rel, with its own includes.
-func copyBuiltin(fsys fs.FS, p, dir, rel string, files *ioFiles) error {
+func copyBuiltin(fsys fs.FS, p, dir, rel string, files *iofiles.Set) error {
 	if !filepath.IsLocal(rel) {
 		return fmt.Errorf("--write: the built-in include %q climbs out of its folder; copy the scenario's files and advise the copy", rel)
 	}
@@ -440,16 +407,16 @@ func copyBuiltin(fsys fs.FS, p, dir, rel string, files *ioFiles) error {
 	// A file that holds the built-in already (from an earlier run, or a
 	// diamond of includes) is left as it is.
 	if err != nil {
-		if err := inside("--write", dir, dst); err != nil {
+		if err := iofiles.Inside("--write", dir, dst); err != nil {
 			return err
 		}
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			return fmt.Errorf("--write %s: %v", dir, unwrapPath(err))
+			return fmt.Errorf("--write %s: %v", dir, iofiles.UnwrapPath(err))
 		}
-		if err := files.write("--write", dst); err != nil {
+		if err := files.Write("--write", dst); err != nil {
 			return err
 		}
-		if err := writeFlagFile("--write", dst, data); err != nil {
+		if err := iofiles.WriteFile("--write", dst, data); err != nil {
 			return err
 		}
 	}

@@ -64,7 +64,7 @@ func TestCalibrateSimulatedMachine(t *testing.T) {
 	// A latency's spread is its figures' IQR/1.349 (hostbench's
 	// TestSpreadFromIQR); the simulated machine's loops repeat exactly, so
 	// --uncertainty on its profile finds nothing to sample.
-	h, err := load(hostbench.Scenario, &options{profile: out})
+	h, err := (&options{profile: out}).loader().Load(hostbench.Scenario)
 	if err != nil {
 		t.Fatal(err)
 	}

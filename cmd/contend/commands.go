@@ -4,12 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"slices"
 	"strings"
 	"text/tabwriter"
 
+	"contend/internal/iofiles"
 	"contend/report"
 	"contend/scenarios"
 	"contend/sweep"
@@ -76,7 +75,7 @@ func runTables(name string, axes bool, args []string, stdout, stderr io.Writer) 
 	}
 	p := &sweep.Plan{}
 	for _, arg := range fs.Args() {
-		s, err := load(arg, &o)
+		s, err := o.loader().Load(arg)
 		if err != nil {
 			return err
 		}
@@ -139,7 +138,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	var infos []seriesInfo
 	prog := progress(&o, "validate")
 	for _, arg := range names {
-		s, err := load(arg, &o)
+		s, err := o.loader().Load(arg)
 		if err != nil {
 			return err
 		}
@@ -208,22 +207,22 @@ func cmdFit(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() != 1 {
 		return fmt.Errorf("name one scenario: contend fit ingress [--series ingress-bare]")
 	}
-	if err := checkPath("--write", *write); err != nil {
+	if err := iofiles.CheckPath("--write", *write); err != nil {
 		return err
 	}
-	if err := o.files.write("--write", *write); err != nil {
+	if err := o.files.Write("--write", *write); err != nil {
 		return err
 	}
 	if *scan == 1 {
 		return fmt.Errorf("--scan %d: give 2 to 10000 values to try (100 or more to find a narrow window), or 0 for none", *scan)
 	}
-	s, err := load(fs.Arg(0), &o)
+	s, err := o.loader().Load(fs.Arg(0))
 	if err != nil {
 		return err
 	}
 	var src []byte
 	if *write != "" {
-		if src, err = scenarioSource(fs.Arg(0)); err != nil {
+		if src, err = iofiles.Source(fs.Arg(0)); err != nil {
 			return err
 		}
 	}
@@ -274,20 +273,12 @@ func cmdFit(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("nothing to fit: %s has no [[series]]%s; a series names the free parameters and calibrate points", s.Name, seriesNamed(*seriesName))
 	}
 	if src != nil {
-		if err := writeFlagFile("--write", *write, src); err != nil {
+		if err := iofiles.WriteFile("--write", *write, src); err != nil {
 			return err
 		}
 		fmt.Fprintf(stderr, "fit: wrote %s\n", report.TermText(*write))
 	}
 	return emit(&o, stdout, &buf)
-}
-
-// scenarioSource returns the text of the scenario arg names.
-func scenarioSource(arg string) ([]byte, error) {
-	if isBuiltin(arg) {
-		return fs.ReadFile(scenarios.Builtin(), arg+".toml")
-	}
-	return os.ReadFile(arg)
 }
 
 // seriesNamed says which series was asked for, if one was.

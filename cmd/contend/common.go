@@ -6,9 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -16,7 +14,7 @@ import (
 	"sync"
 	"time"
 
-	"contend/internal/atomicfile"
+	"contend/internal/iofiles"
 	"contend/report"
 	"contend/scenarios"
 )
@@ -34,7 +32,7 @@ type options struct {
 	maxEvents int64
 	stderr    io.Writer
 	profile   string // --profile: a profile file to simulate on
-	files     ioFiles
+	files     iofiles.Set
 }
 
 // newFlags declares the common flags; formats lists what the command prints,
@@ -94,61 +92,13 @@ func parse(fs *flag.FlagSet, o *options, args []string) error {
 	if err := checkOut(o.out); err != nil {
 		return err
 	}
-	return o.files.write("-o", o.out)
+	return o.files.Write("-o", o.out)
 }
 
 // checkOut accepts as -o a regular file or a new path in an existing
 // directory; anything else (a FIFO, a device, a symlink, a directory) would
 // be replaced by the rename.
-func checkOut(path string) error { return checkPath("-o", path) }
-
-// checkPath is checkOut for any flag that names an output file.
-func checkPath(flag, path string) error {
-	if path == "" {
-		return nil
-	}
-	st, err := os.Lstat(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		dir, derr := os.Stat(filepath.Dir(path))
-		if derr != nil || !dir.IsDir() {
-			return fmt.Errorf("%s %s: the directory %s does not exist; create it or write elsewhere", flag, path, filepath.Dir(path))
-		}
-		return nil
-	case err != nil:
-		return fmt.Errorf("%s %s: %v", flag, path, unwrapPath(err))
-	case st.Mode().IsRegular():
-		return nil
-	case st.IsDir():
-		return fmt.Errorf("%s %s: is a directory; give a file name", flag, path)
-	}
-	return fmt.Errorf("%s %s: is %s, not a regular file, and would be replaced; give a regular file or a new path", flag, path, kindOf(st.Mode()))
-}
-
-// kindOf names a file type the way ls -l's users do.
-func kindOf(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeSymlink != 0:
-		return "a symbolic link"
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	}
-	return "a special file"
-}
-
-// unwrapPath drops the operation and path of a *fs.PathError: messages name
-// the path the user gave, not a temporary file.
-func unwrapPath(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
-}
+func checkOut(path string) error { return iofiles.CheckPath("-o", path) }
 
 // orList joins words as "a, b or c".
 func orList(words []string) string {
@@ -161,114 +111,6 @@ func orList(words []string) string {
 // profileFlag declares --profile, for the commands that simulate.
 func profileFlag(fs *flag.FlagSet, o *options) {
 	fs.StringVar(&o.profile, "profile", "", "simulate every series on the hardware profile in `FILE` (e.g. from contend calibrate)")
-}
-
-// load reads a built-in scenario by name or a file by path, and applies
-// the command's bounds to it. Every file it reads becomes an input of the
-// command, which no output may replace.
-func load(arg string, o *options) (*scenarios.Scenario, error) {
-	s, read, err := loadScenario(arg)
-	if err != nil {
-		return nil, err
-	}
-	if err := o.files.readScenario("scenario", arg, read); err != nil {
-		return nil, err
-	}
-	return withOptions(s, o)
-}
-
-// withOptions applies --max-events and --profile to a loaded scenario.
-func withOptions(s *scenarios.Scenario, o *options) (*scenarios.Scenario, error) {
-	if o.maxEvents > 0 {
-		s.Run.MaxEvents = o.maxEvents
-	}
-	if o.profile == "" {
-		return s, nil
-	}
-	// --profile puts every series on the machine of a profile file.
-	p, read, err := loadFile(o.profile, scenarios.LoadProfile)
-	if err != nil {
-		return nil, err
-	}
-	if err := o.files.readScenario("--profile", o.profile, read); err != nil {
-		return nil, err
-	}
-	s.UseProfile(p)
-	return s, nil
-}
-
-// isBuiltin says whether arg names a built-in scenario rather than a file.
-func isBuiltin(arg string) bool {
-	return !strings.HasSuffix(arg, ".toml") && !strings.ContainsRune(arg, os.PathSeparator)
-}
-
-// loadScenario loads the scenario arg names and returns the files it read
-// (none for a built-in).
-func loadScenario(arg string) (*scenarios.Scenario, []string, error) {
-	if !isBuiltin(arg) {
-		return loadFile(arg, scenarios.Load)
-	}
-	for _, n := range scenarios.BuiltinNames() {
-		if n == arg {
-			s, err := scenarios.LoadBuiltin(n)
-			return s, nil, err
-		}
-	}
-	return nil, nil, fmt.Errorf("no scenario %q: use a built-in (%s) or a path to a .toml file", arg, strings.Join(scenarios.BuiltinNames(), ", "))
-}
-
-// loadFile reads a scenario from the file system, rooted at / so that an
-// include may climb out of the scenario's folder with "..". It returns the
-// files the loader opened (arg and its includes), named as arg names them.
-func loadFile[T any](arg string, loader func(fs.FS, string) (T, error)) (T, []string, error) {
-	abs, err := filepath.Abs(arg)
-	if err != nil {
-		var none T
-		return none, nil, fmt.Errorf("%s: %v", arg, err)
-	}
-	rec := &recordFS{FS: os.DirFS("/")}
-	s, err := loader(rec, strings.TrimPrefix(filepath.ToSlash(abs), "/"))
-	// Errors name files from the root; the user needs them as seen from
-	// the path they gave.
-	rename := func(file string) string { return userPath(arg, abs, "/"+file) }
-	var se *scenarios.Error
-	if errors.As(err, &se) {
-		se.File = rename(se.File)
-	}
-	// A scenario places errors it finds later (a model error) the same way.
-	if r, ok := any(s).(interface{ RenameFiles(func(string) string) }); ok && err == nil {
-		r.RenameFiles(rename)
-	}
-	var read []string
-	for _, f := range rec.opened {
-		if f = rename(f); !slices.Contains(read, f) {
-			read = append(read, f)
-		}
-	}
-	return s, read, err
-}
-
-// recordFS notes the name of every file opened through it: the loader's
-// includes, as it resolves them.
-type recordFS struct {
-	fs.FS
-	opened []string
-}
-
-func (r *recordFS) Open(name string) (fs.File, error) {
-	r.opened = append(r.opened, name)
-	return r.FS.Open(name)
-}
-
-// userPath names file, found while loading arg (abs), the way arg names it.
-func userPath(arg, abs, file string) string {
-	if file == abs {
-		return arg
-	}
-	if rel, err := filepath.Rel(filepath.Dir(abs), file); err == nil {
-		return filepath.Join(filepath.Dir(arg), rel)
-	}
-	return file
 }
 
 // progress reports points simulated on stderr: a bar on a terminal, else
@@ -363,17 +205,11 @@ func emit(o *options, stdout io.Writer, buf *bytes.Buffer) error {
 
 // writeAtomic writes data to a temporary file next to path and renames it
 // over path, so a reader never sees a half-written file.
-func writeAtomic(path string, data []byte) error { return writeFlagFile("-o", path, data) }
+func writeAtomic(path string, data []byte) error { return iofiles.WriteFile("-o", path, data) }
 
-// writeFlagFile is writeAtomic for the file of any flag.
-func writeFlagFile(flag, path string, data []byte) error {
-	if err := checkPath(flag, path); err != nil {
-		return err // replaced by something else while the run went on
-	}
-	if err := atomicfile.Write(path, data); err != nil {
-		return fmt.Errorf("%s %s: %w", flag, path, unwrapPath(err))
-	}
-	return nil
+// loader loads scenarios with the command's --max-events and --profile.
+func (o *options) loader() iofiles.Loader {
+	return iofiles.Loader{MaxEvents: o.maxEvents, Profile: o.profile, Files: &o.files}
 }
 
 func seedOf(o *options, s *scenarios.Scenario) int64 {

@@ -36,7 +36,7 @@ func cmdExplain(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() != 1 || *variant == "" {
 		return fmt.Errorf("usage: contend explain SCENARIO --variant NAME [--cores N] [--series NAME]")
 	}
-	s, err := load(fs.Arg(0), &o)
+	s, err := o.loader().Load(fs.Arg(0))
 	if err != nil {
 		return err
 	}

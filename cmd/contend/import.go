@@ -34,7 +34,7 @@ func cmdImport(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("--role %q: use validate or calibrate", io.Role)
 	}
 	path := fs.Arg(0)
-	if err := o.files.read("the input "+path, path); err != nil {
+	if err := o.files.Read("the input "+path, path); err != nil {
 		return err
 	}
 	src, err := os.ReadFile(path)

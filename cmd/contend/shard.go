@@ -9,6 +9,7 @@ import (
 	"os"
 	"slices"
 
+	"contend/internal/iofiles"
 	"contend/report"
 	"contend/sweep"
 )
@@ -45,12 +46,12 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 	files := fs.Args()
 	shards := make([]*sweep.Shard, len(files))
 	for k, name := range files {
-		if err := o.files.read("the shard "+name, name); err != nil {
+		if err := o.files.Read("the shard "+name, name); err != nil {
 			return err
 		}
 		b, err := os.ReadFile(name)
 		if err != nil {
-			return fmt.Errorf("%s: %v", name, unwrapPath(err))
+			return fmt.Errorf("%s: %v", name, iofiles.UnwrapPath(err))
 		}
 		if shards[k], err = sweep.DecodeShard(name, b); err != nil {
 			return err

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"contend/internal/iofiles"
 	"contend/report"
 	"contend/scenarios"
 	"contend/sweep"
@@ -120,7 +121,7 @@ func TestSpreadInCycles(t *testing.T) {
 	if err := os.WriteFile(path, []byte(strings.Replace(string(src), "SPREAD", "135cyc ± 30cyc", 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, _, err := loadScenario(path)
+	s, _, err := iofiles.LoadScenario(path)
 	if err != nil {
 		t.Fatal(err)
 	}
