@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"contend/advise"
 	"contend/report"
 	"contend/scenarios"
 	"contend/sweep"
@@ -40,7 +41,11 @@ func rateOf(t *testing.T, name string, a report.Advice, variant string) float64 
 	if err != nil {
 		t.Fatal(err)
 	}
-	return meanRate(s, rs)
+	var sum float64
+	for _, r := range rs {
+		sum += advise.Rate(s, r)
+	}
+	return sum / float64(len(rs))
 }
 
 // Seed 000: on two cores the patch (no qdisc lock, per-cpu stats) is the
