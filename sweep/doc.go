@@ -3,7 +3,8 @@
 // list, simulates them on a pool of workers drawing from one queue, and
 // averages each point's replications into the Tables that report prints.
 // Results never depend on the number of workers: values come back in the
-// plan's order and the error of the lowest point wins.
+// plan's order and the error of the lowest point wins. ProgressLines and
+// ProgressBar show the points simulated while a long run goes on.
 //
 // # Shards and spread
 //
