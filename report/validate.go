@@ -133,3 +133,50 @@ func WithIntervals(rows []scenarios.Row, ivs []sweep.Interval) []RowInterval {
 	}
 	return out
 }
+
+// Validation is what validate found: the series it predicted, every
+// reference point against its prediction (with its interval under
+// --uncertainty) and what each variant changes against its series' base.
+type Validation struct {
+	Series    []ValidatedSeries
+	Rows      []scenarios.Row
+	Intervals []sweep.Interval // one per row, or nil
+	Changes   []scenarios.Change
+}
+
+// ValidatedSeries is a series and the name of its scenario.
+type ValidatedSeries struct {
+	Scenario string
+	Series   *scenarios.Series
+}
+
+// RenderValidation prints v in format: in text, what each series fits,
+// the rows with the largest error of each role, then the changes; in csv
+// and json, the rows.
+func RenderValidation(buf *bytes.Buffer, format string, v Validation) error {
+	switch format {
+	case "json":
+		rows := v.Rows
+		if rows == nil {
+			rows = []scenarios.Row{}
+		}
+		var out any = rows
+		if v.Intervals != nil {
+			out = WithIntervals(rows, v.Intervals)
+		}
+		return WriteJSON(buf, out)
+	case "csv":
+		WriteRowsCSV(buf, v.Rows, v.Intervals)
+		return nil
+	}
+	for _, in := range v.Series {
+		WriteSeriesHeader(buf, in.Scenario, in.Series)
+	}
+	buf.WriteString("\n")
+	WriteRows(buf, v.Rows, v.Intervals)
+	if len(v.Changes) > 0 {
+		buf.WriteString("\n")
+		return WriteChanges(buf, "text", v.Changes)
+	}
+	return nil
+}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"strings"
 	"time"
@@ -79,35 +78,8 @@ func cmdCalibrate(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprint(stderr, report.TermText(fmt.Sprintf("calibrate: wrote %s; simulate on it with --profile %s\n", o.out, o.out)))
 	}
 	var buf bytes.Buffer
-	switch {
-	case o.format == "json":
-		err = report.WriteJSON(&buf, hostbench.NewRecord(cal, prov, *check))
-	case o.format == "csv" && *check:
-		report.WriteRowsCSV(&buf, cal.Rows, nil)
-	case o.format == "csv":
-		report.WriteFiguresCSV(&buf, figs)
-	default:
-		report.WriteFigures(&buf, figs)
-		if *check {
-			buf.WriteString("\n")
-			report.WriteSeriesHeader(&buf, hostbench.Scenario, cal.Series)
-			buf.WriteString("\n")
-			report.WriteRows(&buf, cal.Rows, nil)
-			for _, n := range cal.Notes {
-				fmt.Fprintf(&buf, "note: %s\n", n)
-			}
-			for _, f := range cal.Unsteady() {
-				fmt.Fprintf(&buf, "warning: %s, which the profile is fitted to, spread over %.0f%% of its median (Q1 %s ns, Q3 %s ns): the machine changed while it was measured (a guest whose vCPUs moved?), and the profile describes neither state: calibrate again\n", f.Name, f.Stat.IQRPct(), report.Fixed(f.Stat.Q1), report.Fixed(f.Stat.Q3))
-			}
-			if d, ok := cal.Drift(); ok && math.Abs(d) > hostbench.MaxDrift {
-				fmt.Fprintf(&buf, "warning: the ping-pong measured again after the contended loops is %+.0f%% off the first: the machine changed while it was measured (a guest whose vCPUs moved between physical cores?); the contended figures may not match one profile: calibrate again\n", 100*d)
-			}
-		}
-		if o.out == "" {
-			buf.WriteString("\n" + cal.Profile)
-		}
-	}
-	if err != nil {
+	c := report.Calibration{Figures: figs, Result: cal, Provenance: prov, Check: *check, Profile: o.out == ""}
+	if err := report.RenderCalibration(&buf, o.format, c); err != nil {
 		return err
 	}
 	// To stdout even with -o, which took the profile.

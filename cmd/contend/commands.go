@@ -124,18 +124,11 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	if *onlyChanges && *samples > 0 {
 		return fmt.Errorf("--changes with --uncertainty: the changes have no intervals; drop one of them")
 	}
-	var ivs []sweep.Interval
-	var changes []scenarios.Change
+	var v report.Validation
 	names := fs.Args()
 	if len(names) == 0 {
 		names = scenarios.BuiltinNames()
 	}
-	var rows []scenarios.Row
-	type seriesInfo struct {
-		scenario string
-		se       *scenarios.Series
-	}
-	var infos []seriesInfo
 	prog := progress(&o, "validate")
 	for _, arg := range names {
 		s, err := o.loader().Load(arg)
@@ -147,49 +140,25 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 			if err != nil {
 				return err
 			}
-			rows = append(rows, r...)
-			changes = append(changes, scenarios.Changes(se, r)...)
-			infos = append(infos, seriesInfo{s.Name, se})
+			v.Rows = append(v.Rows, r...)
+			v.Changes = append(v.Changes, scenarios.Changes(se, r)...)
+			v.Series = append(v.Series, report.ValidatedSeries{Scenario: s.Name, Series: se})
 			if *samples > 0 {
 				iv, err := sweep.Intervals(s, se, seedOf(&o, s), *samples, sweep.Runner(s, o.jobs, prog))
 				if err != nil {
 					return err
 				}
-				ivs = append(ivs, iv...)
+				v.Intervals = append(v.Intervals, iv...)
 			}
 		}
 	}
 	var buf bytes.Buffer
+	render := func() error { return report.RenderValidation(&buf, o.format, v) }
 	if *onlyChanges {
-		if err := report.WriteChanges(&buf, o.format, changes); err != nil {
-			return err
-		}
-		return emit(&o, stdout, &buf)
+		render = func() error { return report.WriteChanges(&buf, o.format, v.Changes) }
 	}
-	switch o.format {
-	case "json":
-		if rows == nil {
-			rows = []scenarios.Row{}
-		}
-		var v any = rows
-		if *samples > 0 {
-			v = report.WithIntervals(rows, ivs)
-		}
-		if err := report.WriteJSON(&buf, v); err != nil {
-			return err
-		}
-	case "csv":
-		report.WriteRowsCSV(&buf, rows, ivs)
-	default:
-		for _, in := range infos {
-			report.WriteSeriesHeader(&buf, in.scenario, in.se)
-		}
-		buf.WriteString("\n")
-		report.WriteRows(&buf, rows, ivs)
-		if len(changes) > 0 {
-			buf.WriteString("\n")
-			report.WriteChanges(&buf, "text", changes)
-		}
+	if err := render(); err != nil {
+		return err
 	}
 	return emit(&o, stdout, &buf)
 }
@@ -234,7 +203,7 @@ func cmdFit(args []string, stdout, stderr io.Writer) error {
 			continue
 		}
 		if *seriesName == "" && (len(se.Free) == 0 || !slices.ContainsFunc(se.Refs, func(r scenarios.Reference) bool { return r.Role == "calibrate" })) {
-			fmt.Fprintf(&buf, "series %s: nothing to fit (no free parameters or no calibrate points): every point is a prediction\n", se.Name)
+			report.WriteNothingToFit(&buf, se)
 			continue
 		}
 		fitted++
@@ -242,23 +211,13 @@ func cmdFit(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(&buf, "series %s: fitted to %d calibrate points\n", se.Name, countRole(rows, "calibrate"))
-		for _, f := range se.Free {
-			fmt.Fprintf(&buf, "  %s = %.4g\n", f, best[f])
-		}
-		for _, r := range rows {
-			fmt.Fprintf(&buf, "  %-9s %-16s %s=%s %-32s measured %s predicted %s (%s%%)\n", r.Role, r.Variant, r.Axis, report.Num(r.X), r.Metric, report.Fixed(r.Measured), report.Fixed(r.Predicted), report.Signed(r.ErrorPct, 1))
-		}
+		report.WriteFit(&buf, se, best, rows)
 		others, err := s.OtherFits(se, seedOf(&o, s), best, *scan, sweep.Runner(s, o.jobs, prog))
 		if err != nil {
 			return err
 		}
-		for _, x := range others {
-			if x.Root {
-				fmt.Fprintf(&buf, "  warning: %s = %.4g meets the calibrate points too: the model has more than one regime here; the other figures, or what the benchmark does, say which value is meant\n", se.Free[0], x.Value)
-			} else {
-				fmt.Fprintf(&buf, "  warning: at %s = %.4g the model jumps from %s%% to %s%% on the calibrate points: a border between regimes; check which side the measurement is on (the other figures, or what the benchmark does)\n", se.Free[0], x.Value, report.Signed(x.From, 1), report.Signed(x.To, 1))
-			}
+		if len(others) > 0 {
+			report.WriteOtherFits(&buf, se.Free[0], others)
 		}
 		if src != nil {
 			if src, err = s.WriteFitted(src, se, best, rows); err != nil {
@@ -287,14 +246,4 @@ func seriesNamed(name string) string {
 		return ""
 	}
 	return fmt.Sprintf(" named %q", name)
-}
-
-func countRole(rows []scenarios.Row, role string) int {
-	n := 0
-	for _, r := range rows {
-		if r.Role == role {
-			n++
-		}
-	}
-	return n
 }

@@ -87,20 +87,10 @@ func cmdExplain(args []string, stdout, stderr io.Writer) error {
 		return s.Locate(err)
 	}
 	var buf bytes.Buffer
-	trace := traced()
-	if o.format == "json" {
-		out := struct {
-			*models.Result
-			Trace []models.Transfer `json:"trace,omitempty"`
-		}{res, trace}
-		if err := report.WriteJSON(&buf, out); err != nil {
-			return err
-		}
-		return emit(&o, stdout, &buf)
-	}
-	report.WriteExplain(&buf, s, se, *variant, w, res)
-	if *traceN > 0 {
-		report.WriteTrace(&buf, trace, *traceN, *traceFrom, only)
+	e := report.Explained{Scenario: s, Series: se, Variant: *variant, World: w, Result: res, Trace: traced(),
+		Traced: *traceN > 0, Asked: *traceN, From: *traceFrom, Lines: only}
+	if err := report.RenderExplain(&buf, o.format, e); err != nil {
+		return err
 	}
 	return emit(&o, stdout, &buf)
 }
