@@ -2,12 +2,9 @@ package main
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"io"
 	"os"
-	"slices"
-	"strings"
 
 	"contend/advise"
 	"contend/report"
@@ -40,7 +37,7 @@ func cmdAdvise(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	pt, err := advisePoint(s, fs, *variant, *seriesName, *cores)
+	pt, err := advise.PointOf(s, *variant, *seriesName, *cores)
 	if err != nil {
 		return err
 	}
@@ -74,56 +71,4 @@ func checkDir(dir string) error {
 		return fmt.Errorf("--write %s: not a directory; create it (mkdir -p %s) or name another", dir, dir)
 	}
 	return nil
-}
-
-// advisePoint checks the flags against the scenario and returns the point
-// advise simulates.
-func advisePoint(s *scenarios.Scenario, fs *flag.FlagSet, variant, seriesName string, cores int) (scenarios.Point, error) {
-	var pt scenarios.Point
-	if s.Variant(variant) == nil {
-		if variant == "" {
-			return pt, fmt.Errorf("--variant: name the variant to improve, one of %s", strings.Join(s.VariantNames(), ", "))
-		}
-		return pt, fmt.Errorf("--variant %q: %s has no such variant; use one of %s", variant, s.Name, strings.Join(s.VariantNames(), ", "))
-	}
-	se, err := adviseSeries(s, variant, seriesName)
-	if err != nil {
-		return pt, err
-	}
-	axis, x := cpuAxis(s, se)
-	set := false
-	fs.Visit(func(f *flag.Flag) { set = set || f.Name == "cores" })
-	if set { // at least 1: see flagBounds
-		x = float64(cores)
-	}
-	return scenarios.Point{Series: se, Variant: variant, Axis: axis, X: x}, nil
-}
-
-// adviseSeries returns the series asked for, or the first that runs variant.
-func adviseSeries(s *scenarios.Scenario, variant, name string) (*scenarios.Series, error) {
-	all := sweep.DefaultSeries(s)
-	var names []string
-	for _, se := range all {
-		names = append(names, se.Name)
-		if name == se.Name || name == "" && slices.Contains(se.Variants, variant) {
-			return se, nil
-		}
-	}
-	if name == "" {
-		return all[0], nil
-	}
-	return nil, fmt.Errorf("--series %q: %s has no such series; use one of %s", name, s.Name, strings.Join(names, ", "))
-}
-
-// cpuAxis is the axis that sets the flood's CPUs for se, and its default
-// value: the series' largest point, the most contended it measured.
-func cpuAxis(s *scenarios.Scenario, se *scenarios.Series) (string, float64) {
-	x := float64(s.Workload.Cores)
-	if s.AxisDrives(se.Axis) != scenarios.DrivesCPUs {
-		return "cores", x
-	}
-	for _, p := range se.Points {
-		x = max(x, p)
-	}
-	return se.Axis, x
 }

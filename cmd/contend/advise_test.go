@@ -32,7 +32,7 @@ func rateOf(t *testing.T, name string, a report.Advice, variant string) float64 
 	if err != nil {
 		t.Fatal(err)
 	}
-	se, err := adviseSeries(s, variant, a.Series)
+	se, err := advise.SeriesOf(s, variant, a.Series)
 	if err != nil {
 		t.Fatal(err)
 	}
