@@ -134,26 +134,10 @@ func WithIntervals(rows []scenarios.Row, ivs []sweep.Interval) []RowInterval {
 	return out
 }
 
-// Validation is what validate found: the series it predicted, every
-// reference point against its prediction (with its interval under
-// --uncertainty) and what each variant changes against its series' base.
-type Validation struct {
-	Series    []ValidatedSeries
-	Rows      []scenarios.Row
-	Intervals []sweep.Interval // one per row, or nil
-	Changes   []scenarios.Change
-}
-
-// ValidatedSeries is a series and the name of its scenario.
-type ValidatedSeries struct {
-	Scenario string
-	Series   *scenarios.Series
-}
-
 // RenderValidation prints v in format: in text, what each series fits,
 // the rows with the largest error of each role, then the changes; in csv
 // and json, the rows.
-func RenderValidation(buf *bytes.Buffer, format string, v Validation) error {
+func RenderValidation(buf *bytes.Buffer, format string, v sweep.Validation) error {
 	switch format {
 	case "json":
 		rows := v.Rows

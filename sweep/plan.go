@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"contend/scenarios"
@@ -184,4 +185,15 @@ func axesOf(s *scenarios.Scenario, se *scenarios.Series, sweep bool) []scenarios
 		return s.Sweep[:1]
 	}
 	return []scenarios.Axis{{Name: "cores", Values: []float64{float64(s.Workload.Cores)}}}
+}
+
+// SeriesRunning returns the first series of s (of DefaultSeries) that runs
+// variant, only the one named name if name is not empty; nil if none does.
+func SeriesRunning(s *scenarios.Scenario, variant, name string) *scenarios.Series {
+	for _, se := range DefaultSeries(s) {
+		if (name == "" || se.Name == name) && slices.Contains(se.Variants, variant) {
+			return se
+		}
+	}
+	return nil
 }

@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 
 	"contend/advise"
+	"contend/internal/iofiles"
 	"contend/report"
 	"contend/scenarios"
 	"contend/sweep"
@@ -30,7 +30,7 @@ func cmdAdvise(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() != 1 {
 		return fmt.Errorf("name one scenario: contend advise ingress --variant locked --cores 2")
 	}
-	if err := checkDir(*write); err != nil {
+	if err := iofiles.CheckDir("--write", *write); err != nil {
 		return err
 	}
 	s, err := o.loader().Load(fs.Arg(0))
@@ -60,15 +60,4 @@ func cmdAdvise(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	return emit(&o, stdout, &buf)
-}
-
-// checkDir accepts an existing directory for --write.
-func checkDir(dir string) error {
-	if dir == "" {
-		return nil
-	}
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return fmt.Errorf("--write %s: not a directory; create it (mkdir -p %s) or name another", dir, dir)
-	}
-	return nil
 }

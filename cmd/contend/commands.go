@@ -124,7 +124,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	if *onlyChanges && *samples > 0 {
 		return fmt.Errorf("--changes with --uncertainty: the changes have no intervals; drop one of them")
 	}
-	var v report.Validation
+	var v sweep.Validation
 	names := fs.Args()
 	if len(names) == 0 {
 		names = scenarios.BuiltinNames()
@@ -135,21 +135,8 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		for _, se := range s.Series {
-			r, err := s.Predict(se, seedOf(&o, s), nil, sweep.Runner(s, o.jobs, prog))
-			if err != nil {
-				return err
-			}
-			v.Rows = append(v.Rows, r...)
-			v.Changes = append(v.Changes, scenarios.Changes(se, r)...)
-			v.Series = append(v.Series, report.ValidatedSeries{Scenario: s.Name, Series: se})
-			if *samples > 0 {
-				iv, err := sweep.Intervals(s, se, seedOf(&o, s), *samples, sweep.Runner(s, o.jobs, prog))
-				if err != nil {
-					return err
-				}
-				v.Intervals = append(v.Intervals, iv...)
-			}
+		if err := v.Add(s, seedOf(&o, s), *samples, sweep.Runner(s, o.jobs, prog)); err != nil {
+			return err
 		}
 	}
 	var buf bytes.Buffer

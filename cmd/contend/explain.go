@@ -43,17 +43,7 @@ func cmdExplain(args []string, stdout, stderr io.Writer) error {
 	if s.Variant(*variant) == nil {
 		return fmt.Errorf("--variant %q: %s has %v", *variant, s.Name, s.VariantNames())
 	}
-	var se *scenarios.Series
-	for _, cand := range sweep.DefaultSeries(s) {
-		if *seriesName != "" && cand.Name != *seriesName {
-			continue
-		}
-		for _, v := range cand.Variants {
-			if v == *variant && se == nil {
-				se = cand
-			}
-		}
-	}
+	se := sweep.SeriesRunning(s, *variant, *seriesName)
 	if se == nil {
 		return fmt.Errorf("no series of %s runs variant %q (use --series)", s.Name, *variant)
 	}

@@ -61,7 +61,9 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	o.format = orDefault(o.format, shards[0].Format)
+	if o.format == "" {
+		o.format = shards[0].Format
+	}
 	if !slices.Contains([]string{"text", "csv", "json"}, o.format) {
 		return fmt.Errorf("--format %q: use text, csv or json", o.format)
 	}
@@ -70,12 +72,4 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	return emit(&o, stdout, &buf)
-}
-
-// orDefault returns a unless it is empty, else b.
-func orDefault(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }

@@ -72,3 +72,15 @@ func WriteFile(flag, path string, data []byte) error {
 	}
 	return nil
 }
+
+// CheckDir accepts as the folder of an output flag (advise --write) an
+// existing directory.
+func CheckDir(flag, dir string) error {
+	if dir == "" {
+		return nil
+	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return fmt.Errorf("%s %s: not a directory; create it (mkdir -p %s) or name another", flag, dir, dir)
+	}
+	return nil
+}
