@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -17,7 +18,7 @@ func TestSigned(t *testing.T) {
 		v    float64
 		prec int
 		want string
-	}{{-0.04, 1, "+0.0"}, {-0.0, 0, "+0"}, {0.04, 1, "+0.0"}, {-0.06, 1, "-0.1"}, {12.345, 1, "+12.3"}, {-250, 0, "-250"}} {
+	}{{-0.04, 1, "+0.0"}, {math.Copysign(0, -1), 0, "+0"}, {0.04, 1, "+0.0"}, {-0.06, 1, "-0.1"}, {12.345, 1, "+12.3"}, {-250, 0, "-250"}} {
 		if got := Signed(c.v, c.prec); got != c.want {
 			t.Errorf("Signed(%v, %d) = %q, want %q", c.v, c.prec, got, c.want)
 		}

@@ -131,7 +131,7 @@ func progress(o *options, name string) func(done, total int) {
 const progressEvery = 5 * time.Second
 
 // emit writes buf to stdout or atomically to o.out; text goes through
-// termText, so that no name in it acts on the terminal that shows it.
+// report.TermText, so that no name in it acts on the terminal that shows it.
 func emit(o *options, stdout io.Writer, buf *bytes.Buffer) error {
 	data := buf.Bytes()
 	if o.format == "text" {
