@@ -3,8 +3,9 @@
 // simulated perf report and perf c2c with the why of each lock and line,
 // advise's ranking and calibrate's figures, as text laid out to paste into a
 // mailing-list post, CSV and JSON. Every function takes result values and a
-// buffer and holds no state of its own, so the command line and the browser
-// render one result the same way.
+// buffer and holds no state of its own (no flags, no files), so that every
+// front end, the command line today and the browser's server next, renders
+// one result the same way.
 //
 // # Text that is safe to show
 //
