@@ -145,6 +145,12 @@ func TestPage(t *testing.T) {
 		if n, _ := strconv.Atoi(points); n < 100 {
 			t.Errorf("%s: the throughput chart has %q points, want the run's samples", variant, points)
 		}
+		// The explain view is of this run, not the one before.
+		var named bool
+		run(variant+" explain", chromedp.Evaluate(`document.getElementById('explain-run').textContent.startsWith('explain of run ' + window.contend.run.started.run + ': ingress / ingress-u32, variant `+variant+`,')`, &named))
+		if !named {
+			t.Errorf("%s: the explain view does not name this run", variant)
+		}
 	}
 	run("load",
 		browser.SetDownloadBehavior(browser.SetDownloadBehaviorBehaviorAllow).WithDownloadPath(downloads),

@@ -64,6 +64,14 @@
 // ticket, changes hands on every release (1.00 to 1.08 acquisitions a
 // turn, recorded).
 //
+// The window is also a count: with Write set (the core's atomic), the owner
+// makes no more writes in it than the atomics that fit in its time (at least
+// one). What the 2-thread add measures is adds a visit; a
+// test-and-test-and-set holder that re-takes the lock writes twice a turn
+// (its CAS and its unlock's store), and on the Intel guest's records it was
+// predicted up to 59% too fast while its critical section ran under its
+// atomic and the window was time alone (+1..+20% with the count).
+//
 // Every request a home serves can be traced (System.Trace; contend explain
 // --trace lists them): who asked, when, how long it queued, how long the
 // transfer took, where the line came from and whether it was modified.

@@ -116,6 +116,7 @@ type Line struct {
 	prevTill  sim.Time // when that request is served and prev loses its copy
 	prevTaken bool     // that request asks to own the line (not only to read it)
 	prevBy    int      // the core that request came from
+	prevLeft  int      // writes prev may still make before it lets go (from System.Write; -1: no bound)
 	watchers  []watcher
 	Stats     Stats
 }

@@ -36,6 +36,9 @@ type System struct {
 	// calibrate. It replaces Snoop's fraction of the transfer, and is never
 	// longer than the transfer itself.
 	Window sim.Time
+	// Write, when set, is the time of one of the owner's atomics: it keeps
+	// the line for no more writes than the atomics that fit in its time.
+	Write sim.Time
 	// Migrate says that a load of a line modified in another core's
 	// cache takes the line from it, as a request for ownership would: the
 	// old owner's copy is invalidated and the reader holds it Exclusive,
@@ -197,6 +200,9 @@ func (s *System) Access(now sim.Time, core int, l *Line, op Op, hold sim.Time) R
 	st.Accesses++
 	st.ByCore[core]++
 	if l.graceHit(now, core, op, hold) {
+		if op != Load && l.prevLeft > 0 {
+			l.prevLeft--
+		}
 		st.Hits++
 		if op != Load {
 			if s.Migrate && !l.prevTaken && l.owner < 0 {
@@ -304,6 +310,10 @@ func (s *System) keepUntilSnoop(l *Line, owner, by int, start, service sim.Time,
 		}
 		till = start + min(w, service)
 	}
+	l.prevLeft = -1
+	if s.Write > 0 {
+		l.prevLeft = max(1, int((till-start+s.Write/2)/s.Write))
+	}
 	l.prev, l.prevTill, l.prevTaken, l.prevBy = owner, till, taken, by
 }
 
@@ -333,8 +343,9 @@ func (s *System) Hit(now sim.Time, core int, l *Line, op Op, hold sim.Time) bool
 // but not a plain store when another core asked to own the line: the store
 // leaves the store buffer after the snoop has come, while a locked
 // instruction holds the line as it executes.
+// Nor a write past the count the window allows (prevLeft, from Write).
 func (l *Line) graceHit(now sim.Time, core int, op Op, hold sim.Time) bool {
-	return !(op == Store && l.prevTaken) && l.prev == core && now < l.prevTill && now+hold <= l.prevTill
+	return !(op == Store && l.prevTaken) && !(op != Load && l.prevLeft == 0) && l.prev == core && now < l.prevTill && now+hold <= l.prevTill
 }
 
 // nearest says where a load of a Shared line is served from: the LLC when a

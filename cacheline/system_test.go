@@ -343,6 +343,31 @@ func TestWindowIsTheCoresOwn(t *testing.T) {
 	}
 }
 
+// With Write set, the window is also a count: the owner makes no more
+// writes in it than the atomics of Write that fit in its time (20 ns of 5 ns
+// atomics: four), and its loads are not counted.
+func TestWindowCountsWrites(t *testing.T) {
+	s, ls := newSystem(t, grid{n: 4, perSocket: 4}, "counter")
+	s.Window, s.Write = 20*sim.Nanosecond, 5*sim.Nanosecond
+	l := ls[0]
+	s.Access(0, 0, l, cacheline.RMW, 0)
+	t0 := 1000 * sim.Nanosecond
+	s.Access(t0, 2, l, cacheline.RMW, 0)
+	at := t0
+	for i := range 4 {
+		at += sim.Nanosecond
+		if r := s.Access(at, 0, l, cacheline.Load, 0); !r.Hit() {
+			t.Fatalf("load before write %d missed", i+1)
+		}
+		if r := s.Access(at, 0, l, cacheline.RMW, 0); !r.Hit() {
+			t.Fatalf("write %d of 4 in the window missed", i+1)
+		}
+	}
+	if r := s.Access(at+sim.Nanosecond, 0, l, cacheline.RMW, 0); r.Hit() {
+		t.Errorf("a fifth write within the window's time hit; the window allows four")
+	}
+}
+
 // With Migrate, a load of a line modified in another core's cache takes the
 // line: the reader owns it and its store next hits; the old owner's copy
 // is gone, and it was told so (a watcher woken). A store the old owner makes

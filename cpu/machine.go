@@ -70,6 +70,7 @@ func NewMachine(p Profile, seed uint64) (*Machine, error) {
 	m.lines.Occupancy = p.Occupancy()
 	m.lines.Snoop = p.Snoop
 	m.lines.Window, m.lines.Migrate = p.Window, p.Migrate
+	m.lines.Write = p.Atomic
 	m.reorderReach = m.prof.Cycles(ReorderReach)
 	m.storeIssue = m.prof.Cycles(1)
 	m.lines.Forward = p.Forward

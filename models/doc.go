@@ -2,11 +2,12 @@
 //
 // # Mechanisms
 //
-// Spinlocks (ticket, MCS/qspinlock, test-and-set), rwlocks and sleeping mutexes
-// are state on cache lines: acquiring is an atomic on the lock word, waiting is
-// spinning on a line until a release invalidates it, so their cost under
-// contention comes from package cacheline's queueing rather than from a
-// constant. What an atomic or a spinner's read finds is decided when it is
+// Spinlocks (ticket, MCS, qspinlock and its NUMA-aware CNA slow path,
+// test-and-set, test-and-test-and-set; each a file that opens with the kernel
+// source it follows), rwlocks and sleeping mutexes are state on cache
+// lines: acquiring is an atomic on the lock word, waiting is spinning on a
+// line until a release invalidates it, so their cost under contention comes
+// from package cacheline's queueing rather than from a constant. What an atomic or a spinner's read finds is decided when it is
 // served at the line, not when the core issues it. Counters are stores and
 // atomics on shared or per-cpu lines, a percpu_counter folds a CPU's delta
 // into the shared count once it reaches the batch, and the per-jiffy lazy

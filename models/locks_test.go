@@ -26,7 +26,7 @@ type lockCase struct {
 	Store   bool     // a store to a line every CPU writes, before the lock: still in the store buffer when the lock's stores go out
 }
 
-var lockNames = []string{"ticket", "qspinlock", "qspinlock-cmpxchg-claim", "mcs", "test-and-set", "test-and-test-and-set", "mutex"}
+var lockNames = []string{"ticket", "qspinlock", "qspinlock-cmpxchg-claim", "cna", "mcs", "test-and-set", "test-and-test-and-set", "mutex"}
 
 func (lockCase) Generate(r *rand.Rand, _ int) reflect.Value {
 	return reflect.ValueOf(lockCase{

@@ -1,5 +1,19 @@
 package models
 
+// The reader-writer spinlock (rwlock_t) in the outline of kernel/locking/
+// qrwlock.c: read_lock() adds a reader to the count on the lock word with
+// an atomic (queued_read_lock's atomic_add_return), so even readers that
+// never wait for each other bounce the line; a reader that finds a writer
+// holding or waiting spins on the word until both are gone, then tries
+// again; write_lock() is an atomic that takes the word when no reader or
+// writer holds it, and else marks a writer waiting and spins until the
+// readers have left. Unlike qrwlock there is no wait_lock queueing the
+// slow paths, and readers wait for a waiting writer as process-context
+// readers do (qrwlock lets in_interrupt() readers pass it).
+//
+// Phases: readerWaiting -> (re-read free) rwOutside -> (atomic) held;
+// writerWaiting -> (re-read free) writerRetrying -> (atomic) held.
+
 import (
 	"fmt"
 
@@ -166,92 +180,5 @@ func (s *WriteUnlockStep) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
 	done := c.Access(l.Write, l.Line, cacheline.Store)
 	l.writer = -1
 	l.w.percpu[id].spinHeld--
-	return cpu.Next, done
-}
-
-// Mutex is a sleeping mutex: a waiter blocks off-CPU and is woken by the
-// unlock, paying the profile's wake-up latency.
-type Mutex struct {
-	w       *World
-	Name    string
-	Line    *cacheline.Line
-	Label   cpu.Label
-	holder  int
-	waiters []*cpu.Core
-	held    [1]int // holders' answer, reused
-	Stats   LockStats
-}
-
-// NewMutex adds a mutex whose word is the line called name.
-func (w *World) NewMutex(name, label string) (*Mutex, error) {
-	line, err := w.M.NewLine(name, false)
-	if err != nil {
-		return nil, err
-	}
-	m := &Mutex{w: w, Name: name, Line: line, Label: w.M.Label(label), holder: -1}
-	w.locks = append(w.locks, m)
-	return m, nil
-}
-
-func (m *Mutex) name() string { return m.Name }
-
-func (m *Mutex) holders() []int {
-	if m.holder < 0 {
-		return nil
-	}
-	m.held[0] = m.holder
-	return m.held[:]
-}
-
-// MutexLockStep is mutex_lock().
-type MutexLockStep struct{ M *Mutex }
-
-// Exec implements cpu.Step.
-func (s *MutexLockStep) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
-	m, w := s.M, s.M.w
-	if m.holder == c.ID {
-		c.Fail(fmt.Sprintf("deadlock: mutex_lock(%s) while this task already holds it", m.Name))
-		return cpu.Block, 0
-	}
-	if !w.mayBlock(c, "mutex_lock("+m.Name+")") {
-		return cpu.Block, 0
-	}
-	done := c.Access(m.Label, m.Line, cacheline.RMW)
-	m.Stats.Acquisitions++
-	if m.holder < 0 {
-		m.holder = c.ID
-		w.percpu[c.ID].mutexHeld++
-		return cpu.Next, done
-	}
-	if !w.wait(c, m) {
-		return cpu.Block, 0
-	}
-	m.Stats.Contended++
-	m.waiters = append(m.waiters, c)
-	w.sleep(c, done, m.Label)
-	return cpu.Block, 0
-}
-
-// MutexUnlockStep is mutex_unlock().
-type MutexUnlockStep struct{ M *Mutex }
-
-// Exec implements cpu.Step.
-func (s *MutexUnlockStep) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
-	m, w := s.M, s.M.w
-	if m.holder != c.ID {
-		c.Fail(fmt.Sprintf("mutex_unlock(%s) by a task that does not hold it; pair every unlock with a lock", m.Name))
-		return cpu.Block, 0
-	}
-	done := c.Access(m.Label, m.Line, cacheline.RMW)
-	w.percpu[c.ID].mutexHeld--
-	m.holder = -1
-	if len(m.waiters) > 0 {
-		next := m.waiters[0]
-		m.waiters = m.waiters[1:]
-		m.holder = next.ID
-		w.percpu[next.ID].mutexHeld++
-		w.percpu[next.ID].waitFor = nil
-		next.Wake(done+w.M.Profile().Wakeup, cpu.Next)
-	}
 	return cpu.Next, done
 }

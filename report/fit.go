@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 
 	"contend/scenarios"
@@ -45,4 +46,30 @@ func countRole(rows []scenarios.Row, role string) int {
 		}
 	}
 	return n
+}
+
+// RenderCorpusFit prints what fit --corpus found for the constant param:
+// in text, the grid's summed errors and each case's error today, at the
+// value fitted and at the value fitted without it; in json, res as it is.
+func RenderCorpusFit(buf *bytes.Buffer, format, param string, res *scenarios.CorpusFit) error {
+	if format == "json" {
+		enc := json.NewEncoder(buf)
+		enc.SetIndent("", "  ")
+		return enc.Encode(res)
+	}
+	fmt.Fprintf(buf, "%s fitted over %d cases: %.3g (today %.3g)\n", param, len(res.Cases), res.Best, res.Current)
+	fmt.Fprintf(buf, "  grid:")
+	for i, v := range res.Grid {
+		fmt.Fprintf(buf, " %.3g=%.4f", v, res.Total[i])
+	}
+	fmt.Fprintf(buf, " (summed mean squared log error)\n\n")
+	fmt.Fprintf(buf, "%-40s %6s %10s %10s %12s %12s\n", "CASE", "POINTS", "RMS TODAY", "RMS FIT", "FIT WITHOUT", "RMS WITHOUT")
+	for _, c := range res.Cases {
+		fmt.Fprintf(buf, "%-40s %6d %9.1f%% %9.1f%% %12.3g %11.1f%%\n", c.Case, c.Points, c.AtCurrent, c.AtBest, c.Held, c.AtHeld)
+	}
+	for _, s := range res.Skipped {
+		fmt.Fprintf(buf, "not a case: %s (its profile sets snoop or snoop_window)\n", s)
+	}
+	fmt.Fprintf(buf, "archived hosts take no part: calibrate measures each one's snoop_window\n")
+	return nil
 }

@@ -227,6 +227,11 @@ func (s *Scenario) override(key string, x float64, prof *Profile, params map[str
 		return fmt.Errorf("%s: override %q must start with \"params.\" or \"profile.\"", s.Name, key)
 	case field == "atomic_overlap":
 		prof.AtomicOverlap = x
+	case field == "snoop":
+		if x > 1 {
+			return fmt.Errorf("%s: %s = %v; snoop is a fraction of a transfer, from 0 to 1", s.Name, key, x)
+		}
+		prof.Snoop = x
 	case prof.field(field) != nil:
 		prof.durs[field] = Dur{PS: x * 1000}
 	default:

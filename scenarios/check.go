@@ -229,13 +229,13 @@ func (c *checker) lock(i int, l lockRaw, names map[string]string, lines []lineRa
 	lk.class, lk.spin = parseLockKind(l.Kind)
 	kind := lk.class.String()
 	if lk.class == notALock {
-		c.fail("lock.kind", append(a, quote(l.Name), "kind"), "%q is not a lock kind; use ticket, qspinlock, mcs, tas, ttas, rwlock or mutex", l.Kind)
+		c.fail("lock.kind", append(a, quote(l.Name), "kind"), "%q is not a lock kind; use ticket, qspinlock, cna, mcs, tas, ttas, rwlock or mutex", l.Kind)
 	}
 	if l.Line != "" {
 		at := append(a, quote(l.Name), keyNeedle("line"))
 		switch {
 		case lk.class != spinlockClass:
-			c.fail("lock.line", at, "a %s's word cannot be placed on a line; only spinlocks (ticket, qspinlock, mcs, tas, ttas) take line", kind)
+			c.fail("lock.line", at, "a %s's word cannot be placed on a line; only spinlocks (ticket, qspinlock, cna, mcs, tas, ttas) take line", kind)
 		case names[l.Line] != "line":
 			c.fail("lock.line", at, "%q is not a defined line; declare it under [[line]] before the lock, or fix the name", l.Line)
 		case slices.ContainsFunc(lines, func(x lineRaw) bool { return x.Name == l.Line && x.PerCPU }):
@@ -405,6 +405,7 @@ func (c *checker) profile(name string, p profileRaw) {
 	if p.Snoop != nil {
 		pr.Snoop = *p.Snoop
 	}
+	pr.SnoopGiven = p.Snoop != nil || p.SnoopWindow != ""
 	for _, f := range []struct{ key, val string }{
 		{"l1_hit", p.L1Hit}, {"smt_sibling", p.SMTSibling}, {"same_socket", p.SameSocket},
 		{"other_socket", p.OtherSocket}, {"memory", p.Memory}, {"atomic", p.Atomic}, {"wakeup", p.Wakeup},

@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"strings"
 
@@ -116,6 +117,12 @@ func (b boundMap) from(x float64) float64 {
 // relative error, Nelder-Mead) and returns the fitted values and the rows at
 // them. Validation points play no part.
 func (s *Scenario) Fit(se *Series, seed int64, run Runner) (map[string]float64, []Row, error) {
+	return s.FitWith(se, seed, nil, run)
+}
+
+// FitWith is Fit with the overrides of base held fixed: what a corpus fit
+// of a constant shared by every series does at each value it tries.
+func (s *Scenario) FitWith(se *Series, seed int64, base map[string]float64, run Runner) (map[string]float64, []Row, error) {
 	start, err := s.Current(se)
 	if err != nil {
 		return nil, nil, err
@@ -127,17 +134,20 @@ func (s *Scenario) Fit(se *Series, seed int64, run Runner) (map[string]float64, 
 	// Search an unbounded space mapped onto each parameter's bounds, in
 	// logarithms for the positive ones so that a step is a relative change
 	// whatever the parameter's scale: the optimizer cannot leave the bounds.
-	maps := make([]boundMap, len(se.Free))
+	bms := make([]boundMap, len(se.Free))
 	x0 := make([]float64, len(se.Free))
 	for i, f := range se.Free {
 		lo, hi := s.Bounds(se, f)
-		maps[i] = boundMap{lo: lo, hi: hi, log: f != "profile.atomic_overlap"}
-		x0[i] = maps[i].to(start[f])
+		bms[i] = boundMap{lo: lo, hi: hi, log: f != "profile.atomic_overlap"}
+		x0[i] = bms[i].to(start[f])
 	}
 	over := func(x []float64) map[string]float64 {
-		m := map[string]float64{}
+		m := maps.Clone(base)
+		if m == nil {
+			m = map[string]float64{}
+		}
 		for i, f := range se.Free {
-			m[f] = maps[i].from(x[i])
+			m[f] = bms[i].from(x[i])
 		}
 		return m
 	}

@@ -160,7 +160,7 @@ type lockClass uint8
 
 const (
 	notALock      lockClass = iota
-	spinlockClass           // ticket, qspinlock, mcs, tas, ttas: lock and unlock
+	spinlockClass           // ticket, qspinlock, cna, mcs, tas, ttas: lock and unlock
 	rwlockClass             // read_lock, read_unlock, write_lock, write_unlock
 	mutexClass              // mutex_lock, mutex_unlock
 )

@@ -55,7 +55,7 @@ func TestWorkloadKindRoundTrip(t *testing.T) {
 // to the implementation of its name.
 func TestParseLockKind(t *testing.T) {
 	t.Parallel()
-	for k, want := range map[string]lockClass{"ticket": spinlockClass, "qspinlock": spinlockClass, "mcs": spinlockClass,
+	for k, want := range map[string]lockClass{"ticket": spinlockClass, "qspinlock": spinlockClass, "cna": spinlockClass, "mcs": spinlockClass,
 		"tas": spinlockClass, "ttas": spinlockClass, "rwlock": rwlockClass, "mutex": mutexClass, "spinlock": notALock, "": notALock} {
 		class, spin := parseLockKind(k)
 		if class != want {

@@ -57,6 +57,9 @@ type Profile struct {
 	// Spread holds the measured spread of the latencies written with one,
 	// as "45ns ± 4ns": one standard deviation (see Spreads).
 	Spread map[string]Dur
+	// SnoopGiven says the profile sets how long an owner keeps a line being
+	// taken (snoop or snoop_window) rather than taking DefaultSnoop.
+	SnoopGiven bool
 }
 
 // Value is a param: a duration or a plain number.

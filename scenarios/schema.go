@@ -84,7 +84,7 @@ type lineRaw struct {
 
 type lockRaw struct {
 	Name    string `toml:"name"`
-	Kind    string `toml:"kind"`    // ticket, qspinlock, mcs, tas, ttas, rwlock, mutex
+	Kind    string `toml:"kind"`    // ticket, qspinlock, cna, mcs, tas, ttas, rwlock, mutex
 	Line    string `toml:"line"`    // a spinlock's word lives on this line, beside its data
 	Backoff string `toml:"backoff"` // a ticket lock's wait per ticket ahead before reading again
 	Claim   string `toml:"claim"`   // qspinlock: how the queue head takes the lock, "store" or "cmpxchg"

@@ -175,7 +175,7 @@ func TestPacingNoAck(t *testing.T) {
 // losses of its last one to hear of learns of them only after the new
 // run's started, not in a frame of the new run ahead of it.
 func TestNoFrameBeforeStarted(t *testing.T) {
-	h := newHub(2, time.Now)
+	h := newHub(2, 0, time.Now)
 	l := testLimits
 	l.queue = 2
 	c := newClient(l)

@@ -36,7 +36,7 @@ func since[T uint64 | sim.Time](cur, prev T, reset bool) T {
 
 func (v *converter) convert(s models.Sample) Sample {
 	out := Sample{NowNs: s.Now.Nanoseconds(), Measuring: s.Now > v.warmup,
-		PPS: make([]float64, len(s.Packets)), States: make([][]float64, len(s.CPUs)),
+		PPS: make([]float64, len(s.Packets)), Packets: append([]uint64{}, s.Packets...), States: make([][]float64, len(s.CPUs)),
 		Transfers: make([][]uint64, len(s.Transfers)), LockWait: append([]uint64{}, s.LockWait...),
 		BatchOps: s.BatchOps, GracePeriods: s.RCUGPs, GPActive: s.GPActive,
 		GPStartNs: s.GPStart.Nanoseconds(), PendingBytes: s.Pending}

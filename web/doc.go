@@ -13,13 +13,16 @@
 // [Version]): GET /api/scenarios lists the scenarios ([ScenarioInfo]),
 // POST /api/check answers TOML text with located errors ([CheckResult]), and
 // the websocket /ws takes [Request] messages (start, sweep, watch, stop) and
-// sends [Hello], [Started], [Frame] (type "sample"), [Progress], [Done],
+// sends [Hello], [Queued], [Started], [Frame] (type "sample"), [Progress], [Done],
 // [SweepDone], [Stopped] and [Error]. The simulation never waits for a page:
 // samples go into a bounded queue per page, which gets at most MaxFPS frames
 // a second, each only once it has acknowledged the previous one; samples it
 // could not take in time, or older than half a second, are dropped and
 // counted in the next frame. A run whose last watcher leaves is
-// cancelled; a bounded number of runs go at once. Only the server's own
+// cancelled; a bounded number of runs go at once, and the next ones wait in
+// a queue, told their place ([Queued]). A start that would reach the
+// scenario's event bound is refused before it runs, with the longest
+// duration that fits, estimated by a probe of its first events. Only the server's own
 // names and page may use it: another Host, or a POST or websocket from
 // another Origin, gets 403.
 package web

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"strconv"
@@ -43,16 +44,19 @@ func (t *thinning) keep() bool {
 	return true
 }
 
-// hub owns the runs going on and who watches them.
+// hub owns the runs going on and who watches them. At most maxRuns go at
+// once; the next maxQueued wait for a slot in the order they came.
 type hub struct {
-	maxRuns int
-	now     func() time.Time
+	maxRuns   int
+	maxQueued int
+	now       func() time.Time
 
-	mu    sync.Mutex
-	runs  map[string]*run
-	next  int
-	slots int // runs going (a sweep counts as one)
-	done  sync.WaitGroup
+	mu      sync.Mutex
+	runs    map[string]*run
+	next    int
+	slots   int    // runs going (a sweep counts as one)
+	waiting []*run // for a slot, first come first
+	done    sync.WaitGroup
 }
 
 // run is one simulation (or a sweep) and the pages watching it.
@@ -60,42 +64,117 @@ type run struct {
 	id string
 	h  *hub
 
+	// ready is closed when r has a slot to run in, quit when it is
+	// stopped: a queued run waits for either.
+	ready, quit chan struct{}
+	slot        bool // r holds a slot (under h.mu)
+
 	mu       sync.Mutex
 	watchers []*client
 	started  *Started // once announced, for pages that join later
+	queued   *Queued  // while r waits for a slot, its place
 	stopped  bool
 	machine  *cpu.Machine // of the replication in progress, to cancel it
 }
 
-func newHub(maxRuns int, now func() time.Time) *hub {
-	return &hub{maxRuns: maxRuns, now: now, runs: map[string]*run{}}
+func newHub(maxRuns, maxQueued int, now func() time.Time) *hub {
+	return &hub{maxRuns: maxRuns, maxQueued: maxQueued, now: now, runs: map[string]*run{}}
 }
 
 var errBusy = errors.New("busy")
 
-// begin reserves a slot for a new run watched by c, or says why not.
+// begin makes a new run watched by c: it has a slot at once if one is
+// free, else it joins the queue and c is told its place. Only a full queue
+// refuses it.
 func (h *hub) begin(c *client) (*run, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.slots >= h.maxRuns {
-		return nil, fmt.Errorf("%w: %d runs are going, the most this server allows (serve --max-runs); wait for one to end or stop yours", errBusy, h.slots)
+	if h.slots >= h.maxRuns && len(h.waiting) >= h.maxQueued {
+		return nil, fmt.Errorf("%w: %d runs are going, the most this server allows (serve --max-runs), and %d more wait, the most it queues; wait for one to end or stop yours", errBusy, h.slots, len(h.waiting))
 	}
-	h.slots++
 	h.next++
-	r := &run{id: "r" + strconv.Itoa(h.next), h: h}
+	r := &run{id: "r" + strconv.Itoa(h.next), h: h, ready: make(chan struct{}), quit: make(chan struct{})}
 	h.runs[r.id] = r
 	h.done.Add(1)
 	r.join(c)
+	if h.slots < h.maxRuns {
+		h.grant(r)
+	} else {
+		h.waiting = append(h.waiting, r)
+		r.place(len(h.waiting), h.slots)
+	}
 	return r, nil
 }
 
-// end frees r's slot.
+// grant gives r a slot; h.mu is held.
+func (h *hub) grant(r *run) {
+	h.slots++
+	r.slot = true
+	close(r.ready)
+}
+
+// wait blocks until r has a slot, and reports false if r was stopped
+// first (then it never gets one).
+func (h *hub) wait(r *run) bool {
+	select {
+	case <-r.ready:
+		return true
+	case <-r.quit:
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if r.slot {
+		return true // granted as it was stopped: end frees the slot
+	}
+	h.dequeue(r)
+	return false
+}
+
+// dequeue takes r out of the queue and tells those behind it their new
+// places; h.mu is held.
+func (h *hub) dequeue(r *run) {
+	for i, q := range h.waiting {
+		if q == r {
+			h.waiting = append(h.waiting[:i], h.waiting[i+1:]...)
+			for k, q := range h.waiting[i:] {
+				q.place(i+k+1, h.slots)
+			}
+			return
+		}
+	}
+}
+
+// end frees r's slot, if it had one, for the first run waiting.
 func (h *hub) end(r *run) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	delete(h.runs, r.id)
-	h.slots--
 	h.done.Done()
+	if !r.slot {
+		return
+	}
+	h.slots--
+	if len(h.waiting) > 0 {
+		next := h.waiting[0]
+		h.dequeue(next)
+		next.place(0, h.slots)
+		h.grant(next)
+	}
+}
+
+// place tells r's watchers, and those who join later, where r stands in
+// the queue: position 1 is next; 0 means it has its slot now.
+func (r *run) place(position, going int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	q := Queued{Type: "queued", Run: r.id, Position: position, Going: going}
+	r.queued = &q
+	if position == 0 {
+		r.queued = nil
+	}
+	for _, c := range r.watchers {
+		c.sendFor(r, q)
+	}
 }
 
 func (h *hub) lookup(id string) *run {
@@ -132,6 +211,9 @@ func (r *run) join(c *client) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.watchers = append(r.watchers, c)
+	if r.queued != nil {
+		c.sendFor(r, *r.queued)
+	}
 	if r.started != nil {
 		c.sendFor(r, *r.started)
 	}
@@ -167,6 +249,9 @@ func (r *run) leave(c *client) {
 func (r *run) stop() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if !r.stopped {
+		close(r.quit)
+	}
 	r.stopped = true
 	if r.machine != nil {
 		r.machine.Cancel()
@@ -223,6 +308,7 @@ type job struct {
 	s        *scenarios.Scenario
 	pt       scenarios.Point
 	duration sim.Time // 0: the scenario's
+	est      estimate // the probe's
 }
 
 // build makes the world of replication i.
@@ -240,20 +326,29 @@ func (j *job) build(i int) (*models.World, models.RunSpec, error) {
 // watchers of r, and sends the final figures.
 func (h *hub) simulate(r *run, j *job) {
 	defer h.end(r)
+	if !h.wait(r) {
+		return
+	}
 	reps := max(j.s.Run.Replications, 1)
 	results := make([]*models.Result, reps)
 	trace := func() []models.Transfer { return nil }
+	var first *models.World
 	for i := range reps {
 		w, spec, err := j.build(i)
 		if err == nil && i == 0 {
+			first = w
 			r.announce(started(r.id, j, w, spec, reps))
 			trace = w.RecordTransfers(spec, 0, traceLen)
 			conv := newConverter(spec)
 			spec.SampleEvery = max(1, (spec.Warmup+spec.Duration)/samplesPerRun)
 			var thin thinning
-			if spec.Batch != nil {
-				// A batch runs until it is done: sample finely, and thin
-				// out as it goes on.
+			switch {
+			case spec.Batch != nil && j.est.end > 0:
+				// A batch runs until it is done: spread the samples over
+				// the end the probe expects, and thin them out if it
+				// goes on longer.
+				spec.SampleEvery = max(1, j.est.end/samplesPerRun)
+			case spec.Batch != nil:
 				spec.SampleEvery = batchSampleEvery
 			}
 			spec.Observe = func(s models.Sample) {
@@ -279,32 +374,32 @@ func (h *hub) simulate(r *run, j *job) {
 			return
 		}
 	}
-	ms, err := metrics(j.s, results)
+	ms, err := metrics(j.s, pointMetrics(j.s, j.pt.Series, j.pt.Variant), results)
 	if err != nil {
 		r.broadcast(errorMsg(r.id, err))
 		return
 	}
-	r.broadcast(Done{Type: "done", Run: r.id, Metrics: ms, Result: results[0], Trace: nonNil(trace())})
+	unit := cmp.Or(j.s.Workload.Unit, "packet")
+	if results[0].Batch != nil && results[0].Packets == 0 {
+		unit = j.s.BatchUnit()
+	}
+	r.broadcast(Done{Type: "done", Run: r.id, Metrics: ms, Result: results[0], Trace: nonNil(trace()),
+		Explain: explainOf(first, results[0], unit)})
 }
 
-// metrics are the figures `contend run` prints for a point's workload.
-func metrics(s *scenarios.Scenario, results []*models.Result) ([]Metric, error) {
-	var mus [][2]string
-	switch {
-	case s.Workload.Kind == scenarios.WorkloadBatch:
-		mus = [][2]string{{"duration", "s"}, {"cpu_util", "%"}}
-	case s.Workload.Kind == scenarios.WorkloadBoth:
-		mus = [][2]string{{"throughput_per_core", "Mpps"}, {"duration", "s"}, {"cpu_util", "%"}, {"grace_period", "ms"}}
-	default:
-		mus = [][2]string{{"throughput_per_core", "Mpps"}, {"throughput", "Mpps"}}
-	}
+// metrics are the figures mus of a point, the mean over its replications
+// as contend run gives them. The headline, the first, must be there; a
+// later figure the run cannot give (a cost with no packet) is left out.
+func metrics(s *scenarios.Scenario, mus []metricUnit, results []*models.Result) ([]Metric, error) {
 	out := make([]Metric, 0, len(mus))
-	for _, mu := range mus {
-		v, err := s.MeanMetric(results, 0, mu[0], mu[1])
-		if err != nil {
+	for i, mu := range mus {
+		v, err := s.MeanMetric(results, 0, mu.metric, mu.unit)
+		if err != nil && i == 0 {
 			return nil, err
 		}
-		out = append(out, Metric{Metric: mu[0], Unit: mu[1], Value: v})
+		if err == nil {
+			out = append(out, Metric{Metric: mu.metric, Unit: mu.unit, Value: v})
+		}
 	}
 	return out, nil
 }
@@ -312,12 +407,17 @@ func metrics(s *scenarios.Scenario, results []*models.Result) ([]Metric, error) 
 func started(id string, j *job, w *models.World, spec models.RunSpec, reps int) Started {
 	st := Started{Type: "started", Run: id, Scenario: j.s.Name, Variant: j.pt.Variant, Axis: j.pt.Axis,
 		X: j.pt.X, Seed: j.pt.Seed, WarmupNs: spec.Warmup.Nanoseconds(), CPUs: []int{}, Lines: []string{},
-		Replications: reps}
+		Replications: reps, Metrics: []MetricUnit{}, RateUnit: j.s.RateUnit(), WorkUnit: cmp.Or(j.s.Workload.Unit, "packet"),
+		BatchUnit: j.s.BatchUnit(), EndNs: j.est.end.Nanoseconds(), AxisCounts: countingAxis(j.s, j.pt.Axis)}
+	for _, mu := range pointMetrics(j.s, j.pt.Series, j.pt.Variant) {
+		st.Metrics = append(st.Metrics, MetricUnit{Metric: mu.metric, Unit: mu.unit})
+	}
 	if j.pt.Series != nil {
 		st.Series = j.pt.Series.Name
 	}
 	if spec.Flood != nil {
 		st.CPUs = append(st.CPUs, spec.Flood.CPUs...)
+		st.FloodCPUs = len(spec.Flood.CPUs)
 		if spec.Batch == nil {
 			st.DurationNs = spec.Duration.Nanoseconds()
 		}

@@ -193,3 +193,86 @@ func BenchmarkLoad50(b *testing.B) {
 	b.ReportMetric(float64(st.dropped), "dropped-samples")
 	b.ReportMetric(float64(st.samples), "delivered-samples")
 }
+
+// TestQueue50: 50 pages start a run each at once on a server that runs 4 at
+// a time. None is refused: the others wait in the queue, each told its
+// place, which only falls, and every run completes.
+func TestQueue50(t *testing.T) {
+	const pages, runs = 50, 4
+	_, ts := newTestServer(t, Options{MaxRuns: runs})
+	var wg, dialed sync.WaitGroup
+	var queued atomic.Int64
+	errs := make(chan error, pages)
+	at := make(chan struct{}) // closed when every page is connected
+	dialed.Add(pages)
+	for i := range pages {
+		wg.Go(func() {
+			if err := queuedPage(ts.URL, &dialed, at, &queued); err != nil {
+				errs <- fmt.Errorf("page %d: %w", i, err)
+			}
+		})
+	}
+	dialed.Wait()
+	close(at)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	// Runs that end while the last starts are still on their way free
+	// their slots for them, but most must have waited.
+	t.Logf("%d of %d pages waited in the queue", queued.Load(), pages)
+	if n := queued.Load(); n < pages/2 {
+		t.Errorf("%d pages were told a place in the queue, want most of the %d", n, pages)
+	}
+}
+
+// queuedPage starts a short run, reads until its done and checks what it
+// was told of its place in the queue on the way.
+func queuedPage(url string, dialed *sync.WaitGroup, at chan struct{}, queued *atomic.Int64) error {
+	c, _, err := websocket.DefaultDialer.Dial("ws"+strings.TrimPrefix(url, "http")+"/ws", http.Header{"Origin": {url}})
+	dialed.Done()
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	<-at
+	req := Request{Type: "start", Scenario: "ingress", Series: "ingress-u32", Variant: "locked", Cores: new(2), Duration: "5ms"}
+	if err := c.WriteJSON(req); err != nil {
+		return err
+	}
+	last := -1
+	for {
+		c.SetReadDeadline(time.Now().Add(60 * time.Second))
+		var raw json.RawMessage
+		if err := c.ReadJSON(&raw); err != nil {
+			return err
+		}
+		var m struct {
+			Type     string
+			Position int
+		}
+		json.Unmarshal(raw, &m)
+		switch m.Type {
+		case "error":
+			return fmt.Errorf("%s", raw)
+		case "queued":
+			if last == -1 {
+				queued.Add(1)
+			} else if m.Position >= last {
+				return fmt.Errorf("told place %d after %d", m.Position, last)
+			}
+			last = m.Position
+		case "started":
+			if last > 0 {
+				return fmt.Errorf("started while told it was %d in the queue", last)
+			}
+		case "sample":
+			if err := c.WriteJSON(Request{Type: "ack"}); err != nil {
+				return err
+			}
+		case "done":
+			return nil
+		}
+	}
+}

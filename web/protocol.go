@@ -55,12 +55,39 @@ type Started struct {
 	DurationNs float64 `json:"duration_ns"`
 	// CPUs and Lines name the columns of a sample's per-CPU and per-line
 	// fields; States names the columns of a CPU's state fractions.
-	CPUs   []int    `json:"cpus"`
-	Lines  []string `json:"lines"`
-	States []string `json:"states"`
+	CPUs []int `json:"cpus"`
+	// FloodCPUs is how many of CPUs, the first, run the flood; the batch's
+	// CPU, if any, is the last.
+	FloodCPUs int      `json:"flood_cpus"`
+	Lines     []string `json:"lines"`
+	States    []string `json:"states"`
 	// Replications is how many runs the final figure averages; the first
 	// is streamed.
 	Replications int `json:"replications"`
+	// Metrics are the figures done will carry, in their order and units:
+	// the first is the run's headline (the series' own metric for the
+	// variant: a cost in ns, a duration in s, a rate in kpps).
+	Metrics []MetricUnit `json:"metrics"`
+	// RateUnit is the unit of the throughput charts: the scenario's unit
+	// of work per second, in millions ("Mpps", "Mlocks/s").
+	RateUnit string `json:"rate_unit"`
+	// WorkUnit names one run of the flood's program ("packet", "lock");
+	// BatchUnit one operation of the batch ("filter", "op").
+	WorkUnit  string `json:"work_unit"`
+	BatchUnit string `json:"batch_unit"`
+	// EndNs is when the run is expected to end (warm-up included): a
+	// flood's warm-up and duration, a batch's end as a probe of its first
+	// events estimates it; 0 when no estimate could be made.
+	EndNs float64 `json:"end_ns"`
+	// AxisCounts says the axis counts things (CPUs, operations): its
+	// values are whole numbers.
+	AxisCounts bool `json:"axis_counts"`
+}
+
+// MetricUnit names a figure and the unit it is given in.
+type MetricUnit struct {
+	Metric string `json:"metric"`
+	Unit   string `json:"unit"`
 }
 
 // Frame carries the samples taken since the previous frame. The server sends
@@ -87,6 +114,10 @@ type Sample struct {
 	Measuring bool      `json:"measuring"`
 	PPS       []float64 `json:"pps"` // per flood CPU
 	TotalPPS  float64   `json:"total_pps"`
+	// Packets counts each flood CPU's runs of its program (packets,
+	// locks) over the measured interval so far, the divisor of a per
+	// packet figure.
+	Packets []uint64 `json:"packets"`
 	// States[i] is how CPUs[i] spent the interval: fractions in the order of
 	// Started.States.
 	States    [][]float64 `json:"states"`
@@ -119,6 +150,9 @@ type Done struct {
 	// Trace is the first line transfers of the first replication's
 	// measured interval (contend explain --trace).
 	Trace []models.Transfer `json:"trace"`
+	// Explain is the rest of contend explain for the point: its "why:"
+	// paragraphs, the kernel and where the CPUs sit.
+	Explain Explain `json:"explain"`
 }
 
 // traceLen is how many line transfers a done message lists.
@@ -133,19 +167,30 @@ type Stopped struct {
 // SweepDone is a series simulated at every point of its axis, with its
 // reference points and the errors of their predictions.
 type SweepDone struct {
-	Type     string          `json:"type"` // "sweep_done"
-	Scenario string          `json:"scenario"`
-	Series   string          `json:"series"`
-	Axis     string          `json:"axis"`
-	Metric   string          `json:"metric"`
-	Unit     string          `json:"unit"`
-	X        []float64       `json:"x"`
-	Variants []string        `json:"variants"`
-	Values   [][]float64     `json:"values"` // [variant][x]
-	Refs     []scenarios.Row `json:"refs"`
+	Type     string `json:"type"` // "sweep_done"
+	Scenario string `json:"scenario"`
+	Series   string `json:"series"`
+	Axis     string `json:"axis"`
+	Metric   string `json:"metric"`
+	Unit     string `json:"unit"`
+	// AxisCounts says the axis counts things (CPUs, operations).
+	AxisCounts bool            `json:"axis_counts"`
+	X          []float64       `json:"x"`
+	Variants   []string        `json:"variants"`
+	Values     [][]float64     `json:"values"` // [variant][x]
+	Refs       []scenarios.Row `json:"refs"`
 	// Changes pairs the refs with the series' base (scenarios.Changes);
 	// empty when the series names no base.
 	Changes []scenarios.Change `json:"changes"`
+}
+
+// Queued says a run waits for a slot (serve --max-runs are going): Position
+// 1 is the next to start; 0 says it starts now. Going is how many run.
+type Queued struct {
+	Type     string `json:"type"` // "queued"
+	Run      string `json:"run"`
+	Position int    `json:"position"`
+	Going    int    `json:"going"`
 }
 
 // Progress counts the points of a sweep done so far.
@@ -186,6 +231,7 @@ type SeriesInfo struct {
 	Profile     string    `json:"profile"`
 	Variants    []string  `json:"variants"`
 	Axis        string    `json:"axis"`
+	AxisCounts  bool      `json:"axis_counts"` // the axis counts CPUs or operations
 	Points      []float64 `json:"points"`
 }
 

@@ -36,8 +36,9 @@ type Options struct {
 	// Assets serves the page; nil takes the embedded copy (serve --dev
 	// passes the web/static folder on disk).
 	Assets fs.FS
-	// MaxRuns bounds the runs going at once (a sweep counts as one).
-	MaxRuns int
+	// MaxRuns bounds the runs going at once (a sweep counts as one);
+	// MaxQueued the runs that wait for one of them to end (0 takes 256).
+	MaxRuns, MaxQueued int
 	// MaxFPS bounds the sample frames a page gets per second.
 	MaxFPS float64
 	// Logf reports what a server operator needs to know; nil is silent.
@@ -88,6 +89,9 @@ func New(opts Options) *Server {
 	if opts.MaxRuns <= 0 {
 		opts.MaxRuns = 4
 	}
+	if opts.MaxQueued <= 0 {
+		opts.MaxQueued = 256
+	}
 	if opts.MaxFPS <= 0 {
 		opts.MaxFPS = 30
 	}
@@ -97,7 +101,7 @@ func New(opts Options) *Server {
 	if opts.Logf == nil {
 		opts.Logf = func(string, ...any) {}
 	}
-	s := &Server{opts: opts, mux: http.NewServeMux(), hub: newHub(opts.MaxRuns, time.Now),
+	s := &Server{opts: opts, mux: http.NewServeMux(), hub: newHub(opts.MaxRuns, opts.MaxQueued, time.Now),
 		conns: map[*websocket.Conn]bool{}, hosts: map[string]bool{},
 		limits: limits{frame: time.Duration(float64(time.Second) / opts.MaxFPS), queue: maxQueue,
 			maxAge: maxSampleAge, ping: pongWait * 9 / 10, ctrlCap: 64},
@@ -263,7 +267,7 @@ func info(name string, sc *scenarios.Scenario) ScenarioInfo {
 		DurationNs: sc.Run.Duration.Time(1).Nanoseconds(), Seed: sc.Run.Seed}
 	for _, se := range sc.Series {
 		in.Series = append(in.Series, SeriesInfo{Name: se.Name, Description: se.Description, Profile: se.Profile,
-			Variants: se.Variants, Axis: se.Axis, Points: nonNil(se.Points)})
+			Variants: se.Variants, Axis: se.Axis, AxisCounts: countingAxis(sc, se.Axis), Points: nonNil(se.Points)})
 	}
 	for _, a := range sc.Sweep {
 		in.Axes = append(in.Axes, AxisInfo{Name: a.Name, Values: nonNil(a.Values)})
@@ -444,6 +448,9 @@ func (s *Server) point(req *Request) (*job, error) {
 	}
 	j.pt = scenarios.Point{Series: se, Variant: variant, Axis: axis, X: x, Seed: seed}
 	if _, _, err := j.build(0); err != nil {
+		return nil, err
+	}
+	if j.est, err = j.probe(); err != nil {
 		return nil, err
 	}
 	return j, nil

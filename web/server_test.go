@@ -269,20 +269,37 @@ func TestBadMessages(t *testing.T) {
 	}
 }
 
-// TestBusyAndLeave: past MaxRuns a start is refused with a clear error; when
-// the only watcher of a run leaves, the run stops and frees its slot.
-func TestBusyAndLeave(t *testing.T) {
-	s, ts := newTestServer(t, Options{MaxRuns: 1})
-	a, b := dial(t, ts), dial(t, ts)
-	long := Request{Type: "start", Scenario: "ingress", Variant: "locked", Cores: new(2), Duration: "1s"}
+// TestQueueAndLeave: past MaxRuns a start waits in the queue and is told
+// its place; past the queue too it is refused with a clear error; a page
+// that leaves the queue frees its place; when the only watcher of a run
+// leaves, the run stops and frees its slot for the next in the queue.
+func TestQueueAndLeave(t *testing.T) {
+	s, ts := newTestServer(t, Options{MaxRuns: 1, MaxQueued: 1})
+	a, b, c := dial(t, ts), dial(t, ts), dial(t, ts)
+	long := Request{Type: "start", Scenario: "ingress", Variant: "locked", Cores: new(2), Duration: "500ms"}
 	a.WriteJSON(long)
 	var st Started
 	until(t, a, "started", &st)
 	b.WriteJSON(long)
+	var q Queued
+	until(t, b, "queued", &q)
+	if q.Position != 1 || q.Going != 1 {
+		t.Fatalf("queued %+v, want position 1 behind 1 run", q)
+	}
+	c.WriteJSON(long)
 	var e Error
-	until(t, b, "error", &e)
-	if !strings.Contains(e.Message, "busy") || !strings.Contains(e.Message, "--max-runs") {
+	until(t, c, "error", &e)
+	if !strings.Contains(e.Message, "busy") || !strings.Contains(e.Message, "--max-runs") || !strings.Contains(e.Message, "1 more wait") {
 		t.Fatalf("error %q", e.Message)
+	}
+	// b leaves the queue: c takes its place.
+	b.WriteJSON(Request{Type: "stop"})
+	var stopped Stopped
+	until(t, b, "stopped", &stopped)
+	c.WriteJSON(long)
+	until(t, c, "queued", &q)
+	if q.Position != 1 {
+		t.Fatalf("queued %+v after b left, want position 1", q)
 	}
 	// b watches a's run, and learns what it is before its first sample;
 	// a stops watching; the run goes on for b.
@@ -299,19 +316,21 @@ func TestBusyAndLeave(t *testing.T) {
 	var f Frame
 	until(t, b, "sample", &f)
 	a.WriteJSON(Request{Type: "stop"})
-	var stopped Stopped
 	until(t, a, "stopped", &stopped)
 	until(t, b, "sample", &f)
 	if s.hub.lookup(st.Run) == nil {
 		t.Fatal("the run stopped while b watched it")
 	}
+	// b leaves: the run ends and c's starts, told first that it does.
 	b.Close()
-	deadline := time.Now().Add(10 * time.Second)
-	for s.hub.lookup(st.Run) != nil {
-		if time.Now().After(deadline) {
-			t.Fatal("the run goes on after its last watcher left")
-		}
-		time.Sleep(10 * time.Millisecond)
+	until(t, c, "queued", &q)
+	var cst Started
+	until(t, c, "started", &cst)
+	if q.Position != 0 || cst.Run == st.Run {
+		t.Fatalf("c was told %+v, then started %s", q, cst.Run)
+	}
+	if s.hub.lookup(st.Run) != nil {
+		t.Fatal("the run goes on after its last watcher left")
 	}
 }
 

@@ -35,17 +35,15 @@ func (s *Server) sweep(c *client, req *Request) error {
 
 func (h *hub) sweep(r *run, sc *scenarios.Scenario, se *scenarios.Series, seed int64) {
 	defer h.end(r)
+	if !h.wait(r) {
+		return
+	}
 	xs := se.Points
 	if len(xs) == 0 && len(sc.Sweep) > 0 {
 		xs = sc.Sweep[0].Values
 	}
-	metric, unit := "throughput_per_core", "Mpps"
-	for _, ref := range se.Refs {
-		if ref.Metric != "cost" {
-			metric, unit = ref.Metric, ref.Unit
-			break
-		}
-	}
+	mu := sweepMetric(sc, se)
+	metric, unit := mu.metric, mu.unit
 	var pts []scenarios.Point
 	for _, v := range se.Variants {
 		for _, x := range xs {
@@ -95,7 +93,7 @@ var errStopped = fmt.Errorf("stopped")
 
 func sweepTable(sc *scenarios.Scenario, se *scenarios.Series, xs []float64, metric, unit string, results []*models.Result) (SweepDone, error) {
 	res := SweepDone{Type: "sweep_done", Scenario: sc.Name, Series: se.Name, Axis: se.Axis, Metric: metric, Unit: unit,
-		X: nonNil(xs), Variants: se.Variants, Values: make([][]float64, len(se.Variants))}
+		AxisCounts: countingAxis(sc, se.Axis), X: nonNil(xs), Variants: se.Variants, Values: make([][]float64, len(se.Variants))}
 	for i := range se.Variants {
 		res.Values[i] = make([]float64, len(xs))
 		for k := range xs {

@@ -152,13 +152,21 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 
 func cmdFit(args []string, stdout, stderr io.Writer) error {
 	var o options
-	fs := newFlags("fit", &o, stderr, "text")
+	fs := newFlags("fit", &o, stderr, "text", "json")
 	profileFlag(fs, &o)
 	seriesName := fs.String("series", "", "only this series")
+	corpus := fs.String("corpus", "", "fit the constant `PARAM` (profile.snoop) once over every built-in scenario's series with validate points and the files named, each case's leave-one-case-out error beside it")
+	grid := fs.String("grid", "", "with --corpus, the values to try, separated by commas (default 0.05,0.1,0.2,0.3,0.4,0.5,0.6,0.8,1)")
 	write := fs.String("write", "", "write a copy of the scenario with the fitted values to `FILE` (never the input)")
 	scan := fs.Int("scan", 0, "with one free parameter, also try `N` values over its bounds and warn of other values that meet the calibrate points, or where the model jumps across them (0: do not)")
 	if err := parse(fs, &o, args); err != nil {
 		return err
+	}
+	if *corpus != "" {
+		return fitCorpus(&o, *corpus, *grid, fs.Args(), stdout)
+	}
+	if o.format != "text" {
+		return fmt.Errorf("--format %s: fit of one scenario writes text; --format json is for --corpus", report.TermText(o.format))
 	}
 	if fs.NArg() != 1 {
 		return fmt.Errorf("name one scenario: contend fit ingress [--series ingress-bare]")

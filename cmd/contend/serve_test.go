@@ -82,7 +82,7 @@ func TestServeShutdown(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	c.WriteJSON(web.Request{Type: "start", Scenario: "ingress", Variant: "locked", Cores: new(2), Duration: "1s"})
+	c.WriteJSON(web.Request{Type: "start", Scenario: "ingress", Variant: "locked", Cores: new(2), Duration: "500ms"})
 	for started := false; !started; {
 		var m struct{ Type string }
 		if err := c.ReadJSON(&m); err != nil {
