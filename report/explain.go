@@ -10,37 +10,23 @@ import (
 	"contend/cpu"
 	"contend/models"
 	"contend/scenarios"
+	"contend/sweep"
 )
-
-// Explained is one point that explain simulated, and the line transfers
-// it traced.
-type Explained struct {
-	Scenario *scenarios.Scenario
-	Series   *scenarios.Series
-	Variant  string
-	World    *models.World
-	Result   *models.Result
-	Trace    []models.Transfer
-	Traced   bool          // --trace was given: the listing follows the text
-	Asked    int           // the transfers --trace asked for
-	From     time.Duration // --trace-from
-	Lines    []string      // --trace-line: the only lines traced, if any
-}
 
 // RenderExplain prints e in format: text, the simulated perf report and
 // perf c2c with the why of each lock and line, then the trace; json, the
 // result with its trace.
-func RenderExplain(buf *bytes.Buffer, format string, e Explained) error {
+func RenderExplain(buf *bytes.Buffer, format string, e *sweep.Explained) error {
 	if format == "json" {
 		out := struct {
 			*models.Result
 			Trace []models.Transfer `json:"trace,omitempty"`
-		}{e.Result, e.Trace}
+		}{e.Result, e.Transfers}
 		return WriteJSON(buf, out)
 	}
-	WriteExplain(buf, e.Scenario, e.Series, e.Variant, e.World, e.Result)
-	if e.Traced {
-		WriteTrace(buf, e.Trace, e.Asked, e.From, e.Lines)
+	WriteExplain(buf, e.Scenario, e.Point.Series, e.Point.Variant, e.World, e.Result)
+	if e.Trace.N > 0 {
+		WriteTrace(buf, e.Transfers, e.Trace.N, e.Trace.From, e.Lines)
 	}
 	return nil
 }

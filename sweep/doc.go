@@ -5,6 +5,8 @@
 // Results never depend on the number of workers: values come back in the
 // plan's order and the error of the lowest point wins. ProgressLines and
 // ProgressBar show the points simulated while a long run goes on.
+// Validation.Add predicts a scenario's reference points for validate, and
+// Explain runs the one point explain looks into, with its coherence trace.
 //
 // # Shards and spread
 //

@@ -4,13 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"strings"
-	"time"
 
-	"contend/models"
 	"contend/report"
 	"contend/scenarios"
-	"contend/sim"
 	"contend/sweep"
 )
 
@@ -51,49 +47,15 @@ func cmdExplain(args []string, stdout, stderr io.Writer) error {
 	if *cores > 0 {
 		p.Axis, p.X = "cores", float64(*cores)
 	}
-	w, spec, err := s.Build(p)
+	e, err := sweep.Explain(s, p, sweep.Trace{N: *traceN, From: *traceFrom, Lines: *traceLines})
 	if err != nil {
 		return err
 	}
-	from := sim.Time(traceFrom.Nanoseconds()) * sim.Nanosecond
-	if end := spec.Duration; spec.Batch == nil && *traceN > 0 && from >= end {
-		return fmt.Errorf("--trace-from %v: the measured interval lasts %v; give a time inside it", *traceFrom, time.Duration(end/sim.Nanosecond))
-	}
-	traced := func() []models.Transfer { return nil }
-	var only []string
-	if *traceLines != "" {
-		for _, name := range strings.Split(*traceLines, ",") {
-			if l := w.M.Line(name); l == nil || l.PerCPU {
-				return fmt.Errorf("--trace-line %q: %s has no shared line %q; its shared lines are %s", *traceLines, s.Name, name, strings.Join(sharedLines(w), ", "))
-			}
-			only = append(only, name)
-		}
-	}
-	if *traceN > 0 {
-		traced = w.RecordTransfers(spec, from, *traceN, only...)
-	}
-	res, err := w.Run(spec)
-	if err != nil {
-		return s.Locate(err)
-	}
 	var buf bytes.Buffer
-	e := report.Explained{Scenario: s, Series: se, Variant: *variant, World: w, Result: res, Trace: traced(),
-		Traced: *traceN > 0, Asked: *traceN, From: *traceFrom, Lines: only}
 	if err := report.RenderExplain(&buf, o.format, e); err != nil {
 		return err
 	}
 	return emit(&o, stdout, &buf)
-}
-
-// sharedLines names the lines of w that can move between CPUs.
-func sharedLines(w *models.World) []string {
-	var out []string
-	for _, l := range w.M.Lines() {
-		if !l.PerCPU {
-			out = append(out, l.Name)
-		}
-	}
-	return out
 }
 
 // maxTrace bounds explain --trace: a listing to read, not a data set.
