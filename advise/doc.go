@@ -10,10 +10,13 @@
 // # Evidence
 //
 // A rule sees the base run's simulated perf c2c (which lines more than one
-// CPU wrote); the caller simulates every candidate with the normal run
-// machinery, and Explain compares the c2c counters of base and candidate:
-// which lines stop moving and how many transfers per packet go away. Rank
-// orders the rows by gain, or by the lower bound of its interval when the
-// profile's spread was sampled. The package does no I/O: Render gives the
-// TOML a scenario file appends to hold the candidates.
+// CPU wrote); At simulates every candidate with the normal run machinery,
+// through the runner its caller passes in (Env), and Explain compares the
+// c2c counters of base and candidate: which lines stop moving and how many
+// transfers per packet go away. Rank orders the rows by gain, or by the
+// lower bound of its interval when the profile's spread was sampled. Render
+// gives the TOML a scenario file appends to hold the candidates; the rules
+// and At do no I/O, and only WriteScenarios (write.go, advise --write)
+// writes files: each row as a scenario of its own that contend run takes as
+// it is.
 package advise

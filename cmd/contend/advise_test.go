@@ -9,12 +9,15 @@ import (
 	"strings"
 	"testing"
 
+	"contend/advise"
+	"contend/report"
 	"contend/scenarios"
+	"contend/sweep"
 )
 
-func adviseJSONOf(t *testing.T, args ...string) advice {
+func adviseJSONOf(t *testing.T, args ...string) report.Advice {
 	t.Helper()
-	var a advice
+	var a report.Advice
 	if err := json.Unmarshal([]byte(mustRun(t, append([]string{"advise", "--format", "json"}, args...)...)), &a); err != nil {
 		t.Fatal(err)
 	}
@@ -23,22 +26,26 @@ func adviseJSONOf(t *testing.T, args ...string) advice {
 
 // rateOf simulates a hand-written variant of a built-in at the point
 // advise took, as run would, per second.
-func rateOf(t *testing.T, name string, a advice, variant string) float64 {
+func rateOf(t *testing.T, name string, a report.Advice, variant string) float64 {
 	t.Helper()
 	s, err := scenarios.LoadBuiltin(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	se, err := adviseSeries(s, variant, a.Series)
+	se, err := advise.SeriesOf(s, variant, a.Series)
 	if err != nil {
 		t.Fatal(err)
 	}
 	pts := s.Replicate([]scenarios.Point{{Series: se, Variant: variant, Axis: a.Axis, X: a.X, Seed: s.Run.Seed}})
-	rs, err := runner(s, 2, nil)(pts)
+	rs, err := sweep.Runner(s, 2, nil)(pts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return meanRate(s, rs)
+	var sum float64
+	for _, r := range rs {
+		sum += advise.Rate(s, r)
+	}
+	return sum / float64(len(rs))
 }
 
 // Seed 000: on two cores the patch (no qdisc lock, per-cpu stats) is the
@@ -77,7 +84,7 @@ func TestAdviseIngress(t *testing.T) {
 // 22-25% each; rows that left them as written changed dev_hold alone.)
 func TestAdviseChangesCallbacks(t *testing.T) {
 	a := adviseJSONOf(t, "netdev-refcnt", "--variant", "atomic-refcnt")
-	var row *adviceJSON
+	var row *report.AdviceRow
 	for i := range a.Rows {
 		if a.Rows[i].Change == "per-cpu dev_refcnt" {
 			row = &a.Rows[i]
@@ -169,7 +176,7 @@ func TestAdviseWrite(t *testing.T) {
 			if filepath.Dir(r.File) != dir {
 				t.Fatalf("row %s written to %q", r.Variant, r.File)
 			}
-			var tables []table
+			var tables []sweep.Table
 			if err := json.Unmarshal([]byte(mustRun(t, "run", r.File, "--format", "json")), &tables); err != nil {
 				t.Fatal(err)
 			}
@@ -224,7 +231,7 @@ jitter = "none"
 	if !strings.Contains(string(src), "run this file with --profile "+prof) {
 		t.Errorf("%s does not say which profile it was simulated on", r.File)
 	}
-	var tables []table
+	var tables []sweep.Table
 	if err := json.Unmarshal([]byte(mustRun(t, "run", r.File, "--profile", prof, "--series", a.Series+"+advise", "--format", "json")), &tables); err != nil {
 		t.Fatal(err)
 	}

@@ -8,13 +8,11 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"contend/figures"
-	"contend/models"
 )
 
 // base is a small valid scenario; each class of bad input below is an edit
@@ -480,65 +478,6 @@ func TestIncludesAndPaths(t *testing.T) {
 	}
 }
 
-// Off a terminal, progress is a line at every tick (every few seconds)
-// while points are simulated, even before the first is done, and none after
-// the last.
-func TestProgressLines(t *testing.T) {
-	var out syncBuffer
-	start := time.Unix(0, 0)
-	tick := make(chan time.Time)
-	p := progressLines(&out, "run", func() time.Time { return start }, tick)
-	p(0, 3)
-	tick <- start.Add(5 * time.Second)
-	p(1, 3)
-	tick <- start.Add(10 * time.Second)
-	tick <- start.Add(15 * time.Second) // sent once the line before is written
-	p(3, 3)
-	want := "contend run: 0/3 points simulated (5s)\ncontend run: 1/3 points simulated (10s)\n"
-	if got := out.String(); !strings.HasPrefix(got, want) || strings.Count(got, "\n") != 3 {
-		t.Errorf("progress printed %q; want %q and one more line", got, want)
-	}
-	select {
-	case tick <- start.Add(20 * time.Second):
-		t.Error("a tick after the last point was taken")
-	case <-time.After(50 * time.Millisecond):
-	}
-}
-
-// On a terminal, progress is a bar; a run of no points draws none (it
-// divided by zero: validate on a terminal panicked).
-func TestProgressBar(t *testing.T) {
-	var out strings.Builder
-	p := progressBar(&out)
-	p(0, 0)
-	if out.Len() != 0 {
-		t.Errorf("no points drew %q; want nothing", out.String())
-	}
-	p(1, 2)
-	p(2, 2)
-	if got, want := out.String(), "] 1/2 points"; !strings.Contains(got, want) || !strings.HasSuffix(got, "\r\033[K") {
-		t.Errorf("the bar is %q; want it to show %q and be cleared at the end", got, want)
-	}
-}
-
-// syncBuffer is a strings.Builder safe for one writer and one reader.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // Errors found while simulating gave no file:line, and numbered the step
 // after blocks were inlined: now they point at the step as written, and say
 // how the variant reaches it.
@@ -866,26 +805,6 @@ func TestNoPacketsNoted(t *testing.T) {
 		out, errOut, code := answer(t, "run", filepath.Join(dir, "t.toml"), "--format", format)
 		if code != 0 || strings.Contains(out, "no packet completed") || strings.Contains(out, `"notes"`) || format == "csv" && !strings.HasSuffix(strings.Split(out, "\n")[1], ",") {
 			t.Errorf("%s: status %d, output:\n%s%s", format, code, out, errOut)
-		}
-	}
-}
-
-// noteOf tells a run too short for one packet from CPUs that waited: by the
-// share of their time spent spinning or asleep, against results made here.
-func TestNoteOf(t *testing.T) {
-	flood := []models.CoreResult{{CPU: 0, Role: "flood"}}
-	for _, c := range []struct {
-		name string
-		r    models.Result
-		want note
-	}{
-		{"packets", models.Result{Packets: 1, Cores: flood}, noteNone},
-		{"no flood CPU", models.Result{Cores: []models.CoreResult{{Role: "batch"}}}, noteNone},
-		{"working", models.Result{Cores: flood, Profile: []models.LabelResult{{WorkNs: 90, SpinNs: 10}}}, noteTooShort},
-		{"spinning", models.Result{Cores: flood, Profile: []models.LabelResult{{WorkNs: 10, SpinNs: 60, SleepNs: 30}}}, noteWaiting},
-	} {
-		if got := noteOf(&c.r); got != c.want {
-			t.Errorf("%s: note %v, want %v", c.name, got, c.want)
 		}
 	}
 }

@@ -4,14 +4,14 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"contend/hostbench"
+	"contend/report"
 	"contend/scenarios"
+	"contend/sweep"
 )
 
 // newMachine is the machine calibrate measures: this one, except in tests.
@@ -66,7 +66,7 @@ func cmdCalibrate(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "calibrate: fitting the profile to the calibrate figures")
 	}
 	cal, err := hostbench.Calibrate(figs, topo, prov, func(s *scenarios.Scenario) scenarios.Runner {
-		return runner(s, o.jobs, nil)
+		return sweep.Runner(s, o.jobs, nil)
 	})
 	if err != nil {
 		return err
@@ -75,38 +75,11 @@ func cmdCalibrate(args []string, stdout, stderr io.Writer) error {
 		if err := writeAtomic(o.out, []byte(cal.Profile)); err != nil {
 			return err
 		}
-		fmt.Fprint(stderr, termText(fmt.Sprintf("calibrate: wrote %s; simulate on it with --profile %s\n", o.out, o.out)))
+		fmt.Fprint(stderr, report.TermText(fmt.Sprintf("calibrate: wrote %s; simulate on it with --profile %s\n", o.out, o.out)))
 	}
 	var buf bytes.Buffer
-	switch {
-	case o.format == "json":
-		err = writeJSON(&buf, hostbench.NewRecord(cal, prov, *check))
-	case o.format == "csv" && *check:
-		writeRowsCSV(&buf, cal.Rows, nil)
-	case o.format == "csv":
-		writeFiguresCSV(&buf, figs)
-	default:
-		writeFigures(&buf, figs)
-		if *check {
-			buf.WriteString("\n")
-			writeSeriesHeader(&buf, hostbench.Scenario, cal.Series)
-			buf.WriteString("\n")
-			writeRows(&buf, cal.Rows, nil)
-			for _, n := range cal.Notes {
-				fmt.Fprintf(&buf, "note: %s\n", n)
-			}
-			for _, f := range cal.Unsteady() {
-				fmt.Fprintf(&buf, "warning: %s, which the profile is fitted to, spread over %.0f%% of its median (Q1 %s ns, Q3 %s ns): the machine changed while it was measured (a guest whose vCPUs moved?), and the profile describes neither state: calibrate again\n", f.Name, f.Stat.IQRPct(), fixed(f.Stat.Q1), fixed(f.Stat.Q3))
-			}
-			if d, ok := cal.Drift(); ok && math.Abs(d) > hostbench.MaxDrift {
-				fmt.Fprintf(&buf, "warning: the ping-pong measured again after the contended loops is %+.0f%% off the first: the machine changed while it was measured (a guest whose vCPUs moved between physical cores?); the contended figures may not match one profile: calibrate again\n", 100*d)
-			}
-		}
-		if o.out == "" {
-			buf.WriteString("\n" + cal.Profile)
-		}
-	}
-	if err != nil {
+	c := report.Calibration{Figures: figs, Result: cal, Provenance: prov, Check: *check, Profile: o.out == ""}
+	if err := report.RenderCalibration(&buf, o.format, c); err != nil {
 		return err
 	}
 	// To stdout even with -o, which took the profile.
@@ -127,22 +100,4 @@ func measureHost(quick bool, progress io.Writer) ([]hostbench.Figure, hostbench.
 	prov.Effort = fmt.Sprintf("%s: %d samples of about %v per figure", name, effort.Samples, effort.Sample)
 	figs, err := hostbench.MeasureAll(host, hostbench.Plan(host.Topology(), host), effort, progress)
 	return figs, host.Topology(), prov, err
-}
-
-func writeFigures(buf *bytes.Buffer, figs []hostbench.Figure) {
-	tw := tabwriter.NewWriter(buf, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "FIGURE\tMEDIAN\tQ1\tQ3\tIQR\tSAMPLES\tLOOP")
-	for _, f := range figs {
-		s := f.Stat
-		fmt.Fprintf(tw, "%s\t%s ns\t%s\t%s\t%.1f%%\t%d\t%s\n", f.Name, fixed(s.Median), fixed(s.Q1), fixed(s.Q3), s.IQRPct(), s.N, f.Bench)
-	}
-	tw.Flush()
-}
-
-func writeFiguresCSV(buf *bytes.Buffer, figs []hostbench.Figure) {
-	buf.WriteString("figure,median_ns,q1_ns,q3_ns,samples,loop\n")
-	for _, f := range figs {
-		s := f.Stat
-		fmt.Fprintf(buf, "%s,%s,%s,%s,%d,%q\n", f.Name, num(s.Median), num(s.Q1), num(s.Q3), s.N, f.Bench)
-	}
 }

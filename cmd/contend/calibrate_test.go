@@ -12,6 +12,7 @@ import (
 
 	"contend/hostbench"
 	"contend/scenarios"
+	"contend/sweep"
 )
 
 // calibrate, end to end, on a machine that is contend's model on the
@@ -63,11 +64,11 @@ func TestCalibrateSimulatedMachine(t *testing.T) {
 	// A latency's spread is its figures' IQR/1.349 (hostbench's
 	// TestSpreadFromIQR); the simulated machine's loops repeat exactly, so
 	// --uncertainty on its profile finds nothing to sample.
-	h, err := load(hostbench.Scenario, &options{profile: out})
+	h, err := (&options{profile: out}).loader().Load(hostbench.Scenario)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if unc := h.Uncertain(defaultSeries(h)[0]); len(unc) != 0 || strings.Contains(string(prof), "±") {
+	if unc := h.Uncertain(sweep.DefaultSeries(h)[0]); len(unc) != 0 || strings.Contains(string(prof), "±") {
 		t.Errorf("spreads %+v from loops whose IQR is 0", unc)
 	}
 }

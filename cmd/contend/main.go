@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"contend/report"
 )
 
 func main() {
@@ -61,7 +63,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		case err == errUsage:
 			return 2
 		}
-		fmt.Fprintf(stderr, "contend %s: %s\n", args[0], termText(err.Error()))
+		fmt.Fprintf(stderr, "contend %s: %s\n", args[0], report.TermText(err.Error()))
 		return 1
 	}
 	return 0

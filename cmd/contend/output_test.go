@@ -14,7 +14,9 @@ import (
 	"strings"
 	"testing"
 
+	"contend/report"
 	"contend/scenarios"
+	"contend/sweep"
 )
 
 const validateHeader = "scenario,variant,axis,x,metric,unit,measured,predicted,error_pct,role"
@@ -49,7 +51,7 @@ func TestValidateChanges(t *testing.T) {
 		if c.Base != "qspinlock-before" || c.Variant != "qspinlock" {
 			t.Errorf("change %d: %s against %s, want qspinlock against qspinlock-before", i, c.Variant, c.Base)
 		}
-		a, b := value[c.Scenario+"|qspinlock|"+num(c.X)], value[c.Scenario+"|qspinlock-before|"+num(c.X)]
+		a, b := value[c.Scenario+"|qspinlock|"+report.Num(c.X)], value[c.Scenario+"|qspinlock-before|"+report.Num(c.X)]
 		if math.Abs(c.MeasuredPct-100*(a[0]/b[0]-1)) > 1e-6 || math.Abs(c.PredictedPct-100*(a[1]/b[1]-1)) > 0.01 {
 			t.Errorf("change at %v tasks: %+.3f%% measured, %+.3f%% predicted; the rows give %+.3f%% and %+.3f%%", c.X, c.MeasuredPct, c.PredictedPct, 100*(a[0]/b[0]-1), 100*(a[1]/b[1]-1))
 		}
@@ -179,7 +181,7 @@ func findNull(v any, path string) string {
 // and the JSON tables must be as wide and long as their labels say.
 func TestRunAgreesWithValidate(t *testing.T) {
 	for _, name := range []string{"ingress", "flower-insert"} {
-		var tables []table
+		var tables []sweep.Table
 		if err := json.Unmarshal([]byte(mustRun(t, "run", name, "--format", "json")), &tables); err != nil {
 			t.Fatal(err)
 		}

@@ -12,7 +12,9 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"contend/figures"
+	"contend/internal/iofiles"
 	"contend/sim"
+	"contend/sweep"
 )
 
 func cmdPlot(args []string, stdout, stderr io.Writer) error {
@@ -41,19 +43,19 @@ func cmdPlot(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("-o %s: the extension names the format; use .svg, .png, .pdf or .eps", o.out)
 		}
 	}
-	if err := checkPath("--csv", *csvOut); err != nil {
+	if err := iofiles.CheckPath("--csv", *csvOut); err != nil {
 		return err
 	}
-	if err := o.files.write("--csv", *csvOut); err != nil {
+	if err := o.files.Write("--csv", *csvOut); err != nil {
 		return err
 	}
-	s, err := load(fs.Arg(0), &o)
+	s, err := o.loader().Load(fs.Arg(0))
 	if err != nil {
 		return err
 	}
 	fo.Seed = seedOf(&o, s)
 	fo.Window = sim.Time(window.Nanoseconds()) * sim.Nanosecond
-	fo.Run = runner(s, o.jobs, progress(&o, "plot"))
+	fo.Run = sweep.Runner(s, o.jobs, progress(&o, "plot"))
 	fig, err := figures.Make(s, fo)
 	if err != nil {
 		return err
@@ -67,7 +69,7 @@ func cmdPlot(args []string, stdout, stderr io.Writer) error {
 		if err := fig.WriteCSV(&buf); err != nil {
 			return err
 		}
-		if err := writeFlagFile("--csv", *csvOut, buf.Bytes()); err != nil {
+		if err := iofiles.WriteFile("--csv", *csvOut, buf.Bytes()); err != nil {
 			return err
 		}
 	}

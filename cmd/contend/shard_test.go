@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"contend/sweep"
 )
 
 // TestMain lets a test run the CLI as a separate process: the test binary
@@ -242,7 +244,7 @@ func FuzzMerge(f *testing.F) {
 	if Main([]string{"sweep", "testdata/sweep200.toml", "--series", "small-a", "--shard", "0/1", "--format", "csv"}, &o, io.Discard) != 0 {
 		f.Fatal("sweep --shard 0/1 failed")
 	}
-	var sweptShard shardFile
+	var sweptShard sweep.Shard
 	if err := json.Unmarshal(o.Bytes(), &sweptShard); err != nil {
 		f.Fatal(err)
 	}
@@ -259,7 +261,7 @@ func FuzzMerge(f *testing.F) {
 		out, errOut, code := contend(t, "merge", p)
 		switch code {
 		case 0:
-			var got shardFile
+			var got sweep.Shard
 			if err := json.Unmarshal(src, &got); err != nil {
 				t.Fatalf("merge accepted what does not decode: %v", err)
 			}

@@ -4,8 +4,9 @@ import (
 	"encoding/json"
 	"slices"
 
-	"contend/models"
 	"testing"
+
+	"contend/models"
 )
 
 // explain --trace over a whole measured interval lists every transfer the

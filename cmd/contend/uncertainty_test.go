@@ -2,14 +2,15 @@ package main
 
 import (
 	"encoding/json"
-	"math"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"contend/internal/iofiles"
+	"contend/report"
 	"contend/scenarios"
+	"contend/sweep"
 )
 
 // uncertainWith writes testdata/uncertain.toml with same_socket written as
@@ -30,24 +31,24 @@ func uncertainWith(t *testing.T, value string) string {
 // intervalsWith validates testdata/uncertain.toml with same_socket written
 // as value, and runs it, and returns the interval of each reference and
 // then of each value of run's tables.
-func intervalsWith(t *testing.T, value string) []rowInterval {
+func intervalsWith(t *testing.T, value string) []report.RowInterval {
 	t.Helper()
 	path := uncertainWith(t, value)
-	var rows []rowInterval
+	var rows []report.RowInterval
 	if err := json.Unmarshal([]byte(mustRun(t, "validate", path, "--uncertainty", "24", "--format", "json")), &rows); err != nil {
 		t.Fatal(err)
 	}
 	if len(rows) != 2 {
 		t.Fatalf("%d rows; want the 2 references", len(rows))
 	}
-	var tables []table
+	var tables []sweep.Table
 	if err := json.Unmarshal([]byte(mustRun(t, "run", path, "--uncertainty", "24", "--format", "json")), &tables); err != nil {
 		t.Fatal(err)
 	}
 	for _, tb := range tables {
 		for i := range tb.X {
 			for j := range tb.Variants {
-				rows = append(rows, rowInterval{scenarios.Row{Predicted: tb.Values[i][j]}, interval{bounds: tb.Intervals[i][j]}})
+				rows = append(rows, report.RowInterval{Row: scenarios.Row{Predicted: tb.Values[i][j]}, Interval: sweep.Interval{Bounds: tb.Intervals[i][j]}})
 			}
 		}
 	}
@@ -80,22 +81,6 @@ func TestIntervalsGrowWithSpread(t *testing.T) {
 			widths = append(widths, w)
 		}
 		last = widths
-	}
-}
-
-// Each value's samples fall one in each stratum.
-func TestLatinHypercubeStrata(t *testing.T) {
-	const n, d = 16, 3
-	s := latinHypercube(rand.New(rand.NewPCG(1, 2)), n, d)
-	for j := range d {
-		seen := make([]bool, n)
-		for i := range n {
-			k := int(math.Floor(s[i][j] * n))
-			if k < 0 || k >= n || seen[k] {
-				t.Fatalf("value %d: sample %d (%v) in stratum %d, taken twice or out of range", j, i, s[i][j], k)
-			}
-			seen[k] = true
-		}
 	}
 }
 
@@ -136,7 +121,7 @@ func TestSpreadInCycles(t *testing.T) {
 	if err := os.WriteFile(path, []byte(strings.Replace(string(src), "SPREAD", "135cyc ± 30cyc", 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, _, err := loadScenario(path)
+	s, _, err := iofiles.LoadScenario(path)
 	if err != nil {
 		t.Fatal(err)
 	}

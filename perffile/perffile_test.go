@@ -1,8 +1,10 @@
-package main
+package perffile
 
 import (
 	"bytes"
+	"flag"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,10 +15,12 @@ import (
 
 const seed000 = "000_a9414ada84b768ad.txt"
 
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/ with the current output")
+
 // The seed copied into testdata is the one in the shared folder, where that
 // folder is at hand (CI clones only the repository).
 func TestSeedCopyIsCurrent(t *testing.T) {
-	orig, err := os.ReadFile("../../../shared/seeds/" + seed000)
+	orig, err := os.ReadFile("../../shared/seeds/" + seed000)
 	if err != nil {
 		t.Skipf("no shared seeds here (%v); CI checks the copy only", err)
 	}
@@ -33,17 +37,23 @@ func TestSeedCopyIsCurrent(t *testing.T) {
 // (golden file), and those points load as part of the ingress scenario,
 // whose series quote the same figures (12.23% in _raw_spin_lock, 11.070 ns).
 func TestImportSeed(t *testing.T) {
-	var out, errb bytes.Buffer
-	if code := Main([]string{"import", "testdata/seeds/" + seed000, "--variant", "locked,lockless"}, &out, &errb); code != 0 {
-		t.Fatalf("exit %d: %s", code, errb.String())
+	src, err := os.ReadFile("testdata/seeds/" + seed000)
+	if err != nil {
+		t.Fatal(err)
 	}
+	// contend import's defaults.
+	imported, err := Import(seed000, src, Options{Variants: []string{"locked", "lockless"}, X: 1, MinShare: 1, Role: "validate"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := bytes.NewBufferString(imported)
 	golden(t, "import-seed000.golden", out.String())
 	for _, want := range []string{"share_of_cycles__raw_spin_lock\"\nvalue = 12.23\n", "metric = \"cost\"\nvalue = 11.07\n"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("the import lacks the seed's figure %q", want)
 		}
 	}
-	base, err := os.ReadFile("../../scenarios/ingress.toml")
+	base, err := os.ReadFile("../scenarios/ingress.toml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +95,7 @@ func TestImportPerfStat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := importFile("perf-stat.txt", src, importOptions{variants: []string{"locked"}, x: 1, packets: 170e6, minShare: 1, role: "validate"})
+	out, err := Import("perf-stat.txt", src, Options{Variants: []string{"locked"}, X: 1, Packets: 170e6, MinShare: 1, Role: "validate"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,14 +115,14 @@ func TestImportPerfStat(t *testing.T) {
 			t.Errorf("%s = %v, want %v", m, got[m], v)
 		}
 	}
-	if _, err := importFile("perf-stat.txt", src, importOptions{variants: []string{"locked"}}); err == nil || !strings.Contains(err.Error(), "--packets") {
-		t.Errorf("a perf stat run without --packets: %v, want an error asking for it", err)
+	if _, err := Import("perf-stat.txt", src, Options{Variants: []string{"locked"}}); err == nil || !strings.Contains(err.Error(), "--packets") {
+		t.Errorf("a perf stat run without --Packets: %v, want an error asking for it", err)
 	}
 }
 
 func TestImportTable(t *testing.T) {
 	good := "variant,axis,x,metric,value,unit,role\nlocked,cores,2,throughput_per_core,4.5,Mpps,calibrate\nlockless,cores,2,throughput_per_core,23.5,Mpps,\n"
-	out, err := importFile("t.csv", []byte(good), importOptions{role: "validate"})
+	out, err := Import("t.csv", []byte(good), Options{Role: "validate"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +140,7 @@ func TestImportTable(t *testing.T) {
 		{"variant,axis,x,metric,value,unit\n0\"0\n", "t.csv:2: column 2: bare \" in non-quoted-field; a field with a quote"},
 		{"variant,\"axis,x,metric,value,unit\n", "t.csv:1: column 35: extraneous or missing \" in quoted-field"},
 	} {
-		if _, err := importFile("t.csv", []byte(tc.src), importOptions{role: "validate"}); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := Import("t.csv", []byte(tc.src), Options{Role: "validate"}); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: error %v, want %q", tc.src, err, tc.want)
 		}
 	}
@@ -148,7 +158,7 @@ func FuzzImport(f *testing.F) {
 	}
 	f.Add([]byte("variant,axis,x,metric,value,unit\nv,cores,1,throughput,1,Mpps\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
-		out, err := importFile("f.txt", src, importOptions{variants: []string{"v"}, packets: 1e6, minShare: 1, role: "validate"})
+		out, err := Import("f.txt", src, Options{Variants: []string{"v"}, Packets: 1e6, MinShare: 1, Role: "validate"})
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "f.txt") {
 				t.Errorf("error does not name the file: %v", err)
@@ -160,4 +170,23 @@ func FuzzImport(f *testing.F) {
 			t.Errorf("output is not TOML: %v\n%s", err, out)
 		}
 	})
+}
+
+// golden compares got with testdata/file, or rewrites the file under -update.
+func golden(t *testing.T, file, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", file)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./perffile -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s (review the change, then go test ./perffile -update)", path)
+	}
 }

@@ -1,4 +1,4 @@
-package main
+package iofiles
 
 import (
 	"fmt"
@@ -6,12 +6,12 @@ import (
 	"path/filepath"
 )
 
-// ioFiles are the files one command reads and writes. No output may be one
+// Set is the files one command reads and writes. No output may be one
 // of its inputs (a scenario, an include, a profile, an imported file, a
 // shard) or another output: the rename that writes it would destroy the
 // other. Paths are compared resolved (absolute, symbolic links followed) and
 // by identity (a hard link).
-type ioFiles struct {
+type Set struct {
 	in, out []namedFile
 }
 
@@ -22,8 +22,8 @@ type namedFile struct {
 	output     bool
 }
 
-// read adds an input, described as what ("the shard s.json").
-func (f *ioFiles) read(what, path string) error {
+// Read adds an input, described as what ("the shard s.json").
+func (f *Set) Read(what, path string) error {
 	in := namedFile{path: path, what: what}
 	for _, o := range f.out {
 		if samePath(o.path, path) {
@@ -34,23 +34,23 @@ func (f *ioFiles) read(what, path string) error {
 	return nil
 }
 
-// readScenario adds the files a scenario (or a --profile) read: read[0] is
+// ReadScenario adds the files a scenario (or a --profile) read: read[0] is
 // arg itself, the others its includes.
-func (f *ioFiles) readScenario(what, arg string, read []string) error {
+func (f *Set) ReadScenario(what, arg string, read []string) error {
 	for i, p := range read {
 		desc := fmt.Sprintf("the %s %s", what, arg)
 		if i > 0 {
 			desc = fmt.Sprintf("%s, which the %s %s includes", p, what, arg)
 		}
-		if err := f.read(desc, p); err != nil {
+		if err := f.Read(desc, p); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// write adds the output of flag at path ("" is stdout, no file).
-func (f *ioFiles) write(flag, path string) error {
+// Write adds the output of flag at path ("" is stdout, no file).
+func (f *Set) Write(flag, path string) error {
 	if path == "" {
 		return nil
 	}
@@ -77,7 +77,7 @@ func clash(out, other namedFile) error {
 
 // samePath says whether a and b name one file, existing or to be created.
 func samePath(a, b string) bool {
-	if resolved(a) == resolved(b) {
+	if Resolved(a) == Resolved(b) {
 		return true
 	}
 	sa, errA := os.Stat(a)
@@ -85,9 +85,9 @@ func samePath(a, b string) bool {
 	return errA == nil && errB == nil && os.SameFile(sa, sb)
 }
 
-// resolved is path absolute with its symbolic links followed; for a file yet
+// Resolved is path absolute with its symbolic links followed; for a file yet
 // to be created, its folder's.
-func resolved(path string) string {
+func Resolved(path string) string {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return path
@@ -99,4 +99,14 @@ func resolved(path string) string {
 		return filepath.Join(d, filepath.Base(abs))
 	}
 	return abs
+}
+
+// Inside refuses a path file, to be written for flag, that does not lie in
+// dir once symbolic links are followed.
+func Inside(flag, dir, file string) error {
+	rel, err := filepath.Rel(Resolved(dir), Resolved(file))
+	if err != nil || !filepath.IsLocal(rel) {
+		return fmt.Errorf("%s %s: %s would lie outside the directory; give a directory whose subfolders are not links out of it", flag, dir, file)
+	}
+	return nil
 }

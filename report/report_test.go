@@ -1,0 +1,93 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"contend/sweep"
+)
+
+// A value that rounds to zero prints as +0 whatever its sign, so that a
+// calibrated point never reads as a miss; others keep their sign.
+func TestSigned(t *testing.T) {
+	for _, c := range []struct {
+		v    float64
+		prec int
+		want string
+	}{{-0.04, 1, "+0.0"}, {math.Copysign(0, -1), 0, "+0"}, {0.04, 1, "+0.0"}, {-0.06, 1, "-0.1"}, {12.345, 1, "+12.3"}, {-250, 0, "-250"}} {
+		if got := Signed(c.v, c.prec); got != c.want {
+			t.Errorf("Signed(%v, %d) = %q, want %q", c.v, c.prec, got, c.want)
+		}
+	}
+}
+
+// Fixed keeps three or four significant figures at every magnitude.
+func TestFixed(t *testing.T) {
+	for v, want := range map[float64]string{12345.6: "12346", 123.45: "123.5", 12.345: "12.35", 0.012345: "0.0123", -4.5: "-4.50"} {
+		if got := Fixed(v); got != want {
+			t.Errorf("Fixed(%v) = %q, want %q", v, got, want)
+		}
+	}
+}
+
+// Every character a terminal acts on comes out as its escape; JSON escaped
+// by JSONText decodes back to the string that went in.
+func TestEscapes(t *testing.T) {
+	name := "a\x1b[2Jb\u202ec\u009bd\u2028e\tf"
+	if got, want := TermText(name), `a\x1b[2Jb\u202ec\x9bd\u2028e`+"\tf"; got != want {
+		t.Errorf("TermText = %q, want %q", got, want)
+	}
+	var buf bytes.Buffer
+	if err := WriteJSON(&buf, map[string]string{"name": name}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.ContainsFunc(buf.String(), termUnsafe) {
+		t.Errorf("JSON keeps a raw control: %q", buf.String())
+	}
+	var back map[string]string
+	if err := json.Unmarshal(buf.Bytes(), &back); err != nil || back["name"] != name {
+		t.Errorf("JSON %q decodes to %q (%v), want %q", buf.String(), back["name"], err, name)
+	}
+}
+
+// A table lays out as seed 004's commit message does: axis values down,
+// variants across, then each variant's change against the first; a zero
+// base prints "-", and a note names its cell.
+func TestRenderTablesText(t *testing.T) {
+	tb := sweep.Table{Series: "s", Profile: "p", Metric: "throughput", Unit: "Mpps", Axis: "cores",
+		Variants: []string{"before", "after"}, X: []float64{1, 2}, Values: [][]float64{{10, 15}, {0, 1}},
+		Notes: [][]string{{"", ""}, {"no packet completed", ""}}, Unmeasured: []string{"after"}}
+	var buf bytes.Buffer
+	if err := RenderTables(&buf, "text", []sweep.Table{tb}); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(buf.String(), "\n")
+	want := [][]string{{"s", "(profile", "p):", "throughput,", "Mpps"}, {"cores", "before", "after", "after", "Δ%"},
+		{"1", "10.00", "15.00", "+50"}, {"2", "0", "1.00", "-"},
+		{"cores=2", "before:", "no", "packet", "completed"}, {"no", "published", "throughput", "for", "after:", "predictions", "only"}, {}}
+	if len(lines) != len(want) {
+		t.Fatalf("%d lines, want %d:\n%s", len(lines), len(want), buf.String())
+	}
+	for i, w := range want {
+		if got := strings.Fields(lines[i]); strings.Join(got, " ") != strings.Join(w, " ") {
+			t.Errorf("line %d: %q, want the fields %q", i, lines[i], w)
+		}
+	}
+	// Right-aligned: every row of the table ends where its header does.
+	for _, l := range lines[2:4] {
+		if n, h := utf8.RuneCountInString(l), utf8.RuneCountInString(lines[1]); n != h {
+			t.Errorf("row %q is %d wide, its header %d", l, n, h)
+		}
+	}
+	buf.Reset()
+	if err := RenderTables(&buf, "csv", []sweep.Table{tb}); err != nil {
+		t.Fatal(err)
+	}
+	if lines := strings.Split(strings.TrimSpace(buf.String()), "\n"); len(lines) != 5 || lines[3] != "s,p,before,cores,2,throughput,Mpps,0,no packet completed" {
+		t.Errorf("csv:\n%s", buf.String())
+	}
+}

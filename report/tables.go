@@ -1,0 +1,111 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"contend/sweep"
+)
+
+// RenderTables prints tables in format; sweep and merge share it, so that
+// merged shards print the bytes one sweep would.
+func RenderTables(buf *bytes.Buffer, format string, tables []sweep.Table) error {
+	switch format {
+	case "json":
+		return WriteJSON(buf, tables)
+	case "csv":
+		w := NewCSV(buf)
+		head := []string{"series", "profile", "variant", "axis", "x", "metric", "unit", "value"}
+		sampled := len(tables) > 0 && tables[0].Intervals != nil
+		if sampled {
+			head = append(head, "median", "low_5pct", "high_95pct")
+		}
+		w.Write(append(head, "note"))
+		for _, t := range tables {
+			for i, x := range t.X {
+				for j, v := range t.Variants {
+					rec := []string{t.Series, t.Profile, v, t.Axis, Num(x), t.Metric, t.Unit, Num(t.Values[i][j])}
+					if sampled {
+						b := t.Intervals[i][j]
+						rec = append(rec, Num(b.Median), Num(b.Low), Num(b.High))
+					}
+					w.Write(append(rec, t.NoteAt(i, j)))
+				}
+			}
+		}
+		w.Flush()
+		return w.Error()
+	}
+	for i, t := range tables {
+		if i > 0 {
+			buf.WriteString("\n")
+		}
+		writeTable(buf, t)
+	}
+	return nil
+}
+
+// writeTable lays a table out the way seed 004's commit message does.
+func writeTable(buf *bytes.Buffer, t sweep.Table) {
+	fmt.Fprintf(buf, "%s (profile %s): %s, %s\n", t.Series, t.Profile, t.Metric, t.Unit)
+	tw := tabwriter.NewWriter(buf, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "%s\t", t.Axis)
+	for _, v := range t.Variants {
+		fmt.Fprintf(tw, "%s\t", v)
+	}
+	for _, v := range t.Variants[min(1, len(t.Variants)):] {
+		fmt.Fprintf(tw, "%s Δ%%\t", v)
+	}
+	fmt.Fprintln(tw)
+	for i, x := range t.X {
+		fmt.Fprintf(tw, "%s\t", Num(x))
+		for _, v := range t.Values[i] {
+			fmt.Fprintf(tw, "%s\t", Fixed(v))
+		}
+		for _, v := range t.Values[i][min(1, len(t.Values[i])):] {
+			base := t.Values[i][0]
+			if base == 0 {
+				fmt.Fprint(tw, "-\t")
+				continue
+			}
+			fmt.Fprintf(tw, "%s\t", Signed(100*(v-base)/base, 0))
+		}
+		fmt.Fprintln(tw)
+	}
+	tw.Flush()
+	if t.Intervals != nil {
+		writeIntervals(buf, t)
+	}
+	for i, x := range t.X {
+		for j, v := range t.Variants {
+			if n := t.NoteAt(i, j); n != "" {
+				fmt.Fprintf(buf, "  %s=%s %s: %s\n", t.Axis, Num(x), v, n)
+			}
+		}
+	}
+	if len(t.Unmeasured) > 0 && len(t.Unmeasured) < len(t.Variants) {
+		fmt.Fprintf(buf, "  no published %s for %s: predictions only\n", t.Metric, strings.Join(t.Unmeasured, ", "))
+	}
+}
+
+// writeIntervals lays out a table's medians and 90% intervals as the table
+// itself is laid out.
+func writeIntervals(buf *bytes.Buffer, t sweep.Table) {
+	fmt.Fprintf(buf, "  median and 90%% interval over the profile's spread:\n")
+	tw := tabwriter.NewWriter(buf, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "%s\t", t.Axis)
+	for _, v := range t.Variants {
+		fmt.Fprintf(tw, "%s\t", v)
+	}
+	fmt.Fprintln(tw)
+	for i, x := range t.X {
+		fmt.Fprintf(tw, "%s\t", Num(x))
+		for _, b := range t.Intervals[i] {
+			fmt.Fprintf(tw, "%s (%s – %s)\t", Fixed(b.Median), Fixed(b.Low), Fixed(b.High))
+		}
+		fmt.Fprintln(tw)
+	}
+	tw.Flush()
+}

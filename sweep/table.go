@@ -1,0 +1,104 @@
+package sweep
+
+import (
+	"contend/models"
+	"contend/scenarios"
+)
+
+// Table is one printed table: rows are axis values, columns variants.
+type Table struct {
+	Series   string      `json:"series"`
+	Profile  string      `json:"profile"`
+	Metric   string      `json:"metric"`
+	Unit     string      `json:"unit"`
+	Axis     string      `json:"axis"`
+	Variants []string    `json:"variants"`
+	X        []float64   `json:"x"`
+	Values   [][]float64 `json:"values"` // [x][variant]
+	// Unmeasured lists the variants with no reference point for this
+	// metric: their columns are predictions only.
+	Unmeasured []string `json:"unmeasured"`
+	// Intervals holds each value's median and 90% interval ([x][variant])
+	// when the profile's spread was sampled (--uncertainty).
+	Intervals [][]Bounds `json:"intervals,omitempty"`
+	// Notes says, for each value ([x][variant]), why it is zero when no
+	// packet completed ("" where one did); absent when every point had
+	// packets.
+	Notes [][]string `json:"notes,omitempty"`
+}
+
+// NoteAt is the note of value [i][j], "" if it has none.
+func (t Table) NoteAt(i, j int) string {
+	if t.Notes == nil {
+		return ""
+	}
+	return t.Notes[i][j]
+}
+
+// Tables averages each point's metrics over its replications, in the order
+// and with the arithmetic of Scenario.MeanMetric. A cell where a
+// replication completed no packet carries its note.
+func (p *Plan) Tables(values [][]float64) []Table {
+	var out []Table
+	for _, g := range p.Groups {
+		for m, mu := range g.Metrics {
+			t := Table{Series: g.Series, Profile: g.Profile, Metric: mu.Metric, Unit: mu.Unit, Axis: g.Axis,
+				Variants: g.Variants, X: g.X, Values: make([][]float64, len(g.X)), Unmeasured: mu.Unmeasured}
+			notes := make([][]string, len(g.X))
+			noted := false
+			for i := range g.X {
+				t.Values[i] = make([]float64, len(g.Variants))
+				notes[i] = make([]string, len(g.Variants))
+				for j := range g.Variants {
+					at := g.first + (i*len(g.Variants)+j)*g.Replications
+					var sum float64
+					var n note
+					for _, vs := range values[at : at+g.Replications] {
+						sum += vs[m]
+						n = max(n, note(vs[len(g.Metrics)]))
+					}
+					t.Values[i][j] = sum / float64(g.Replications)
+					notes[i][j] = n.String()
+					noted = noted || n != noteNone
+				}
+			}
+			if noted {
+				t.Notes = notes
+			}
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// note says why a point's figures are zero: no packet completed in its
+// measured interval. It travels in shards as the last value of a point.
+type note int
+
+const (
+	noteNone     note = iota
+	noteTooShort      // the CPUs worked, but no packet finished
+	noteWaiting       // the CPUs waited (spun or slept) most of the time
+)
+
+func (n note) String() string {
+	switch n {
+	case noteTooShort:
+		return scenarios.NoteTooShort
+	case noteWaiting:
+		return scenarios.NoteWaiting
+	}
+	return ""
+}
+
+// noteOf returns the note of a result: none if a packet completed or the
+// workload has no flood CPUs.
+func noteOf(r *models.Result) note {
+	switch idle, waiting := r.Idle(); {
+	case waiting:
+		return noteWaiting
+	case idle:
+		return noteTooShort
+	}
+	return noteNone
+}
