@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/gonum/optimize"
@@ -31,6 +32,26 @@ func (c Case) Name() string { return c.Scenario.Name + "/" + c.Series.Name }
 // losing, where a profile gives neither snoop nor snoop_window.
 var CorpusParams = map[string][2]float64{
 	"profile.snoop": {0.02, 1},
+}
+
+// DefaultGrid is the values a corpus fit tries when none are given.
+var DefaultGrid = []float64{0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8, 1}
+
+// ParseGrid reads the values a corpus fit tries, separated by commas; an
+// empty text is DefaultGrid.
+func ParseGrid(text string) ([]float64, error) {
+	if text == "" {
+		return slices.Clone(DefaultGrid), nil
+	}
+	var grid []float64
+	for _, f := range strings.Split(text, ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil {
+			return nil, fmt.Errorf("--grid %s: %q is not a number; give values separated by commas, e.g. --grid 0.1,0.3,0.5", text, f)
+		}
+		grid = append(grid, v)
+	}
+	return grid, nil
 }
 
 // CaseFit is one case's part of a corpus fit.

@@ -6,7 +6,6 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"text/tabwriter"
 
 	"contend/internal/iofiles"
 	"contend/report"
@@ -24,18 +23,9 @@ func cmdList(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("list takes no scenario names (got %s); to see one, use contend run %s", strings.Join(fs.Args(), " "), fs.Arg(0))
 	}
 	var buf bytes.Buffer
-	tw := tabwriter.NewWriter(&buf, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "SCENARIO\tSERIES\tPROFILE\tVARIANTS")
-	for _, name := range scenarios.BuiltinNames() {
-		s, err := scenarios.LoadBuiltin(name)
-		if err != nil {
-			return err
-		}
-		for _, se := range s.Series {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", name, se.Name, se.Profile, strings.Join(se.Variants, ", "))
-		}
+	if err := report.WriteList(&buf); err != nil {
+		return err
 	}
-	tw.Flush()
 	return emit(&o, stdout, &buf)
 }
 
@@ -224,7 +214,7 @@ func cmdFit(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("nothing to fit: no series of %s has both free parameters and calibrate points", s.Name)
 	}
 	if fitted == 0 {
-		return fmt.Errorf("nothing to fit: %s has no [[series]]%s; a series names the free parameters and calibrate points", s.Name, seriesNamed(*seriesName))
+		return fmt.Errorf("nothing to fit: %s has no [[series]]%s; a series names the free parameters and calibrate points", s.Name, report.SeriesNamed(*seriesName))
 	}
 	if src != nil {
 		if err := iofiles.WriteFile("--write", *write, src); err != nil {
@@ -233,12 +223,4 @@ func cmdFit(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "fit: wrote %s\n", report.TermText(*write))
 	}
 	return emit(&o, stdout, &buf)
-}
-
-// seriesNamed says which series was asked for, if one was.
-func seriesNamed(name string) string {
-	if name == "" {
-		return ""
-	}
-	return fmt.Sprintf(" named %q", name)
 }

@@ -40,7 +40,7 @@ type options struct {
 func newFlags(name string, o *options, stderr io.Writer, formats ...string) *flag.FlagSet {
 	o.formats = formats
 	fs := commonFlags(name, o, stderr)
-	fs.StringVar(&o.format, "format", "text", "output format: "+orList(formats))
+	fs.StringVar(&o.format, "format", "text", "output format: "+report.OrList(formats))
 	return fs
 }
 
@@ -86,7 +86,7 @@ func parse(fs *flag.FlagSet, o *options, args []string) error {
 		return err
 	}
 	if o.formats != nil && !slices.Contains(o.formats, o.format) {
-		return fmt.Errorf("--format %q: use %s", o.format, orList(o.formats))
+		return fmt.Errorf("--format %q: use %s", o.format, report.OrList(o.formats))
 	}
 	// Checked before anything is simulated: a bad -o must not cost the run.
 	if err := checkOut(o.out); err != nil {
@@ -99,14 +99,6 @@ func parse(fs *flag.FlagSet, o *options, args []string) error {
 // directory; anything else (a FIFO, a device, a symlink, a directory) would
 // be replaced by the rename.
 func checkOut(path string) error { return iofiles.CheckPath("-o", path) }
-
-// orList joins words as "a, b or c".
-func orList(words []string) string {
-	if len(words) < 2 {
-		return strings.Join(words, "")
-	}
-	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
-}
 
 // profileFlag declares --profile, for the commands that simulate.
 func profileFlag(fs *flag.FlagSet, o *options) {

@@ -2,10 +2,9 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
-	"strconv"
-	"strings"
 
 	"contend/cpu"
 	"contend/report"
@@ -20,16 +19,9 @@ func fitCorpus(o *options, param, gridText string, args []string, stdout io.Writ
 	if _, ok := scenarios.CorpusParams[param]; !ok {
 		return fmt.Errorf("--corpus %s: not a corpus constant; use profile.snoop", report.TermText(param))
 	}
-	grid := []float64{0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8, 1}
-	if gridText != "" {
-		grid = nil
-		for _, f := range strings.Split(gridText, ",") {
-			v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-			if err != nil {
-				return fmt.Errorf("--grid %s: %q is not a number; give values separated by commas, e.g. --grid 0.1,0.3,0.5", report.TermText(gridText), report.TermText(f))
-			}
-			grid = append(grid, v)
-		}
+	grid, err := scenarios.ParseGrid(gridText)
+	if err != nil {
+		return errors.New(report.TermText(err.Error()))
 	}
 	names := args
 	if len(names) == 0 {

@@ -13,6 +13,7 @@ import (
 
 	"contend/figures"
 	"contend/internal/iofiles"
+	"contend/report"
 	"contend/sim"
 	"contend/sweep"
 )
@@ -21,7 +22,7 @@ func cmdPlot(args []string, stdout, stderr io.Writer) error {
 	var o options
 	fs := commonFlags("plot", &o, stderr)
 	var fo figures.Options
-	fs.StringVar(&fo.Kind, "kind", "scaling", "figure: "+orList(figures.Kinds))
+	fs.StringVar(&fo.Kind, "kind", "scaling", "figure: "+report.OrList(figures.Kinds))
 	fs.StringVar(&fo.Series, "series", "", "only this series (default: every series)")
 	fs.StringVar(&fo.Variant, "variant", "", "heatmap, timeline, transfers: this variant (default: the busiest)")
 	fs.Float64Var(&fo.X, "x", 0, "breakdown, heatmap, timeline, transfers: the point on the series axis (default: the largest; timeline: the smallest; transfers: the smallest with two CPUs)")

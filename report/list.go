@@ -1,0 +1,27 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"contend/scenarios"
+)
+
+// WriteList writes contend list: every built-in scenario's series, with
+// its profile and variants.
+func WriteList(buf *bytes.Buffer) error {
+	tw := tabwriter.NewWriter(buf, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "SCENARIO\tSERIES\tPROFILE\tVARIANTS")
+	for _, name := range scenarios.BuiltinNames() {
+		s, err := scenarios.LoadBuiltin(name)
+		if err != nil {
+			return err
+		}
+		for _, se := range s.Series {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", name, se.Name, se.Profile, strings.Join(se.Variants, ", "))
+		}
+	}
+	return tw.Flush()
+}
