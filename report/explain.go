@@ -53,6 +53,12 @@ func WriteExplain(buf *bytes.Buffer, s *scenarios.Scenario, se *scenarios.Series
 	writeC2C(buf, res, unit)
 	writeRCUWhy(buf, w, res)
 	writeLockWhy(buf, w.M.Profile(), res, unit)
+	writeLineWhy(buf, res, unit)
+}
+
+// writeLineWhy says why each shared line that moves, not a lock's, costs
+// what it does.
+func writeLineWhy(buf *bytes.Buffer, res *models.Result, unit string) {
 	for _, l := range res.Lines {
 		if l.PerCPU || l.TransfersPerPacket < 0.1 || isLock(res, l.Name) {
 			continue
