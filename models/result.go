@@ -22,6 +22,7 @@ type Result struct {
 	Profile    []LabelResult `json:"profile"` // simulated perf report, largest first
 	Lines      []LineResult  `json:"lines"`   // simulated perf c2c, most transfers first
 	Locks      []LockResult  `json:"locks"`
+	Cmpxchg    []WordResult  `json:"cmpxchg,omitempty"` // the words cmpxchg loops update, by name
 	RCU        RCUResult     `json:"rcu"`
 	Batch      *BatchResult  `json:"batch,omitempty"`
 }
@@ -75,6 +76,14 @@ type LockResult struct {
 	Acquisitions uint64 `json:"acquisitions"`
 	Contended    uint64 `json:"contended"`
 	Retries      uint64 `json:"retries,omitempty"` // failed atomics that went round again
+}
+
+// WordResult is what the cmpxchg loops on one word did.
+type WordResult struct {
+	Name      string `json:"name"`
+	Attempts  uint64 `json:"attempts"`  // cmpxchgs executed
+	Failures  uint64 `json:"failures"`  // cmpxchgs that found the word changed
+	Fallbacks uint64 `json:"fallbacks"` // loops that left for their fallback
 }
 
 // RCUResult summarises grace periods and deferred frees.
@@ -174,6 +183,11 @@ func (w *World) result(d *driver, spec RunSpec) *Result {
 		res.Locks = append(res.Locks, lockResult(l))
 	}
 	sort.Slice(res.Locks, func(i, j int) bool { return res.Locks[i].Name < res.Locks[j].Name })
+	for _, wd := range w.words {
+		st := &wd.Stats
+		res.Cmpxchg = append(res.Cmpxchg, WordResult{Name: wd.Name, Attempts: st.Attempts, Failures: st.Failures, Fallbacks: st.Fallbacks})
+	}
+	sort.Slice(res.Cmpxchg, func(i, j int) bool { return res.Cmpxchg[i].Name < res.Cmpxchg[j].Name })
 	r := &w.RCU.Stats
 	res.RCU = RCUResult{
 		GracePeriods: r.GracePeriods, Callbacks: r.Callbacks, FreedBytes: r.FreedBytes,

@@ -296,6 +296,9 @@ func (w *World) endWarmup(d *driver, now sim.Time) {
 	for _, l := range w.locks {
 		resetLockStats(l)
 	}
+	for _, wd := range w.words {
+		wd.Stats = CmpxchgStats{}
+	}
 	w.RCU.Stats.reset(now)
 	w.lockWait = [LockWaitBuckets]uint64{}
 	for _, pc := range w.counters {

@@ -13,6 +13,7 @@ type World struct {
 	RCU    *RCU
 	percpu []coreState
 	locks  []locker
+	words  []*Word // the words cmpxchg loops update
 	gates  int
 	// counters are the percpu_counters, whose folds the warm-up forgets.
 	counters []*PercpuCounter
