@@ -620,7 +620,7 @@ func (c *checker) kernelOverrides(k *kernelRaw, kern *models.Kernel) {
 // usesOf says which steps take a line or a lock of each kind.
 var usesOf = map[string]string{
 	"line":     "use load, store, rmw, pingpong or pingpong_read on a line",
-	"spinlock": "use lock and unlock on a spinlock",
+	"spinlock": "use lock and unlock (or lockref_get, lockref_get_not_dead and lockref_put_return) on a spinlock",
 	"rwlock":   "use read_lock, read_unlock, write_lock and write_unlock on a rwlock",
 	"mutex":    "use mutex_lock and mutex_unlock on a mutex",
 }
@@ -633,6 +633,7 @@ var wants = map[StepKind]string{
 	StepReadLock: "rwlock", StepReadUnlock: "rwlock", StepWriteLock: "rwlock", StepWriteUnlock: "rwlock",
 	StepMutexLock: "mutex", StepMutexUnlock: "mutex",
 	StepPercpuCounterInc: "line", StepPercpuCounterDec: "line",
+	StepCmpxchg: "line", StepLockrefGet: "spinlock", StepLockrefGetNotDead: "spinlock", StepLockrefPutReturn: "spinlock",
 }
 
 // steps checks a step list and returns it parsed.
@@ -662,6 +663,7 @@ func (c *checker) steps(where string, anchors []string, steps []stepRaw, names m
 		// The step is the line holding its key and operand together.
 		at := append(append([]string{}, anchors...), sameLine(st.Kind.String(), st.operand()))
 		c.step(field, at, &st, names)
+		c.loopFields(field, at, raw, &st)
 		c.callback(field, at, &st)
 		switch {
 		case st.Kind == StepOncePerJiffy:
@@ -671,8 +673,12 @@ func (c *checker) steps(where string, anchors []string, steps []stepRaw, names m
 			st.Steps = c.steps(field, at, raw.Steps, names, depth+1)
 		case st.Kind == StepCallRCU && len(raw.Steps) > 0:
 			st.Steps = c.inlineCallback(field, at, &st, raw.Steps, names, depth)
+		case st.Kind.hasFallback() && len(raw.Steps) > 0:
+			if raw.Fallback == "" {
+				st.Steps = c.steps(field, at, raw.Steps, names, depth+1)
+			}
 		case len(raw.Steps) > 0:
-			c.fail(field+".steps", at, "only once_per_jiffy (the steps it guards) and call_rcu (its callback's) have nested steps")
+			c.fail(field+".steps", at, "only once_per_jiffy (the steps it guards), call_rcu (its callback's), cmpxchg and lockref_put_return (their fallback's) have nested steps")
 		}
 		out = append(out, st)
 	}
@@ -1295,7 +1301,7 @@ func (c *checker) blockSizes(blocks map[string][]Step) map[string]int {
 				case st.Kind == StepCallRCU: // a callback is a program of its own
 					n++
 				default:
-					n += 1 + walk(st.Steps)
+					n += 1 + st.builtinSteps() + walk(st.Steps)
 				}
 				n = min(n, MaxProgramSteps+1)
 			}
@@ -1320,7 +1326,7 @@ func expandedSize(steps []Step, sizes map[string]int) int {
 		case StepCallRCU: // a callback is a program of its own
 			n++
 		default:
-			n += 1 + expandedSize(steps[i].Steps, sizes)
+			n += 1 + steps[i].builtinSteps() + expandedSize(steps[i].Steps, sizes)
 		}
 		n = min(n, MaxProgramSteps+1)
 	}

@@ -96,6 +96,12 @@ func FuzzParse(f *testing.F) {
 	// A callback written in place.
 	f.Add([]byte(strings.Replace(good, "{ compute = \"work\" },", "{ compute = \"work\" }, { call_rcu = 64, steps = [ { rmw = \"stats\" }, { compute = \"work\" } ] },", 1)))
 	f.Add([]byte(strings.Replace(good, "{ compute = \"work\" },", "{ scan = \"1ns\" }, { sleep = \"1us\" }, { call_rcu = 64 }, { synchronize_rcu = true },\n  { once_per_jiffy = \"percpu\", steps = [ { rmw = \"stats\" } ] },", 1)))
+	// A lockref on a spinlock beside its data, and cmpxchg loops with and
+	// without retries and a fallback.
+	f.Add([]byte(strings.NewReplacer("name = \"qlock\"\nkind = \"ticket\"", "name = \"qlock\"\nkind = \"qspinlock\"\nline = \"stats\"",
+		"\n[[variant]]", "\n[block]\nslow = [ { lock = \"qlock\" }, { unlock = \"qlock\" } ]\n\n[[variant]]",
+		"{ lock = \"qlock\" },\n  { store = \"stats\" },\n  { unlock = \"qlock\" },",
+		"{ lockref_get = \"qlock\" }, { lockref_get_not_dead = \"qlock\" },\n  { lockref_put_return = \"qlock\", fallback = \"slow\" }, { lockref_put_return = \"qlock\" },\n  { cmpxchg = \"stats\" }, { cmpxchg = \"stats\", retries = 1, fallback = \"slow\" },").Replace(good)))
 
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var s *scenarios.Scenario

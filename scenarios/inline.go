@@ -23,6 +23,8 @@ func (s *Scenario) inline(steps []Step) []Step {
 			continue
 		case StepOncePerJiffy:
 			st.Steps = s.inline(st.Steps)
+		case StepCmpxchg, StepLockrefPutReturn: // the fallback, written in place
+			st.Steps, st.Fallback = s.inline(st.Steps), ""
 		case StepCallRCU:
 			if st.Callback != "" {
 				st.Steps, st.Callback = s.Blocks[st.Callback], ""

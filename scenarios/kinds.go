@@ -65,6 +65,10 @@ const (
 	StepBlock
 	StepPercpuCounterInc
 	StepPercpuCounterDec
+	StepCmpxchg
+	StepLockrefGet
+	StepLockrefGetNotDead
+	StepLockrefPutReturn
 	numStepKinds
 )
 
@@ -72,7 +76,8 @@ const (
 var stepKeys = [numStepKinds]string{"", "compute", "load", "store", "rmw", "pingpong", "pingpong_read", "smp_mb", "lock", "unlock",
 	"read_lock", "read_unlock", "write_lock", "write_unlock", "mutex_lock", "mutex_unlock",
 	"rcu_read_lock", "rcu_read_unlock", "synchronize_rcu", "call_rcu", "queue_rcu_work", "kfree_rcu",
-	"sleep", "scan", "once_per_jiffy", "block", "percpu_counter_inc", "percpu_counter_dec"}
+	"sleep", "scan", "once_per_jiffy", "block", "percpu_counter_inc", "percpu_counter_dec",
+	"cmpxchg", "lockref_get", "lockref_get_not_dead", "lockref_put_return"}
 
 // String is the step's key in a scenario file.
 func (k StepKind) String() string { return stepKeys[k] }
@@ -104,6 +109,10 @@ type Step struct {
 	// jiffy gates run on the calling CPU once a grace period has passed.
 	// A callback written in place is the call_rcu's Steps instead.
 	Callback string
+	// Retries bounds a cmpxchg loop (0: until it succeeds); Fallback names
+	// the block it runs when it gives up, which Steps then calls.
+	Retries  int
+	Fallback string
 }
 
 // operand is the value of the step's key as written, to find it in its file.
@@ -145,7 +154,10 @@ func kindsOf(st *stepRaw) []StepKind {
 
 // parseStep reads a raw step of kind k; the checker adds its nested steps.
 func parseStep(st *stepRaw, k StepKind) Step {
-	out := Step{Kind: k, Label: st.Label, Callback: st.Callback}
+	out := Step{Kind: k, Label: st.Label, Callback: st.Callback, Fallback: st.Fallback}
+	if st.Retries != nil {
+		out.Retries = *st.Retries
+	}
 	switch f := reflect.ValueOf(st).Elem().Field(stepFields[k]); f.Kind() {
 	case reflect.String:
 		out.Arg = f.String()

@@ -12,13 +12,14 @@ var stepLabels = map[StepKind]string{
 	StepCompute: "compute", StepPingPong: "cmpxchg", StepPingPongRead: "cmpxchg", StepOncePerJiffy: "jiffies",
 	StepPercpuCounterInc: "percpu_counter_add", StepPercpuCounterDec: "percpu_counter_add", StepSmpMb: "smp_mb",
 	StepSynchronizeRCU: "synchronize_rcu", StepSleep: "schedule_timeout", StepScan: "scan",
+	StepLockrefGet: "lockref_get", StepLockrefGetNotDead: "lockref_get_not_dead", StepLockrefPutReturn: "lockref_put_return",
 }
 
 // labelName is the label st's own time is counted under; false for the
 // steps that count theirs under a lock's labels, or under no label (the
 // RCU steps that only queue a callback).
 func (st *Step) labelName() (string, bool) {
-	if _, ok := accessOps[st.Kind]; ok {
+	if _, ok := accessOps[st.Kind]; ok || st.Kind == StepCmpxchg {
 		return or(st.Label, st.Arg), true
 	}
 	def, ok := stepLabels[st.Kind]

@@ -125,6 +125,14 @@ type stepRaw struct {
 	CounterDec    string    `toml:"percpu_counter_dec"` // percpu_counter_add(-1)
 	Callback      string    `toml:"callback"`           // call_rcu: the block its callback runs, in softirq on the calling CPU
 	Label         string    `toml:"label"`
+
+	// The cmpxchg loop and the steps built on it (steps_cmpxchg.go).
+	Cmpxchg           string `toml:"cmpxchg"`              // a cmpxchg loop on a line's word
+	LockrefGet        string `toml:"lockref_get"`          // lockref_get on a spinlock's lockref
+	LockrefGetNotDead string `toml:"lockref_get_not_dead"` // lockref_get_not_dead
+	LockrefPutReturn  string `toml:"lockref_put_return"`   // lockref_put_return
+	Retries           *int   `toml:"retries"`              // cmpxchg: attempts before the fallback
+	Fallback          string `toml:"fallback"`             // cmpxchg, lockref_put_return: the block run when the loop gives up
 }
 
 type variantRaw struct {
