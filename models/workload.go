@@ -299,6 +299,9 @@ func (w *World) endWarmup(d *driver, now sim.Time) {
 	for _, wd := range w.words {
 		wd.Stats = CmpxchgStats{}
 	}
+	for _, s := range w.seqcounts {
+		s.Stats = SeqStats{}
+	}
 	w.RCU.Stats.reset(now)
 	w.lockWait = [LockWaitBuckets]uint64{}
 	for _, pc := range w.counters {

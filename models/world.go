@@ -14,7 +14,10 @@ type World struct {
 	percpu []coreState
 	locks  []locker
 	words  []*Word // the words cmpxchg loops update
-	gates  int
+	// seqcounts are the sequence counters, whose sections the warm-up
+	// forgets.
+	seqcounts []*Seqcount
+	gates     int
 	// counters are the percpu_counters, whose folds the warm-up forgets.
 	counters []*PercpuCounter
 	// lockWait counts spinning-lock waits by length: bucket i holds waits
