@@ -23,6 +23,7 @@ type Result struct {
 	Lines      []LineResult  `json:"lines"`   // simulated perf c2c, most transfers first
 	Locks      []LockResult  `json:"locks"`
 	Cmpxchg    []WordResult  `json:"cmpxchg,omitempty"` // the words cmpxchg loops update, by name
+	Seqcounts  []SeqResult   `json:"seqcounts,omitempty"`
 	RCU        RCUResult     `json:"rcu"`
 	Batch      *BatchResult  `json:"batch,omitempty"`
 }
@@ -84,6 +85,14 @@ type WordResult struct {
 	Attempts  uint64 `json:"attempts"`  // cmpxchgs executed
 	Failures  uint64 `json:"failures"`  // cmpxchgs that found the word changed
 	Fallbacks uint64 `json:"fallbacks"` // loops that left for their fallback
+}
+
+// SeqResult is what one seqcount's sections did.
+type SeqResult struct {
+	Name    string `json:"name"`
+	Reads   uint64 `json:"reads"`   // read sections that returned
+	Retries uint64 `json:"retries"` // read sections that went round again
+	Writes  uint64 `json:"writes"`
 }
 
 // RCUResult summarises grace periods and deferred frees.
@@ -188,6 +197,10 @@ func (w *World) result(d *driver, spec RunSpec) *Result {
 		res.Cmpxchg = append(res.Cmpxchg, WordResult{Name: wd.Name, Attempts: st.Attempts, Failures: st.Failures, Fallbacks: st.Fallbacks})
 	}
 	sort.Slice(res.Cmpxchg, func(i, j int) bool { return res.Cmpxchg[i].Name < res.Cmpxchg[j].Name })
+	for _, s := range w.seqcounts {
+		res.Seqcounts = append(res.Seqcounts, SeqResult{Name: s.Name, Reads: s.Stats.Reads, Retries: s.Stats.Retries, Writes: s.Stats.Writes})
+	}
+	sort.Slice(res.Seqcounts, func(i, j int) bool { return res.Seqcounts[i].Name < res.Seqcounts[j].Name })
 	r := &w.RCU.Stats
 	res.RCU = RCUResult{
 		GracePeriods: r.GracePeriods, Callbacks: r.Callbacks, FreedBytes: r.FreedBytes,

@@ -56,8 +56,9 @@ type builder struct {
 	balls  map[string]*models.PingPong      // pingpong steps, one ball per line
 	counts map[string]*models.PercpuCounter // percpu_counters, by their per-cpu line
 	words  map[*cacheline.Line]*models.Word // the words cmpxchg loops update, by line
-	err    error                            // the first step that cannot run as set (a param set to 0)
-	items  int64                            // the most items a scan may walk
+	seqs   map[*cacheline.Line]*models.Seqcount
+	err    error // the first step that cannot run as set (a param set to 0)
+	items  int64 // the most items a scan may walk
 	v      *Variant
 	at     []frame // where compile is in v, for errors
 	// callbacks are the compiled callback blocks, by name.
@@ -449,6 +450,8 @@ func (b *builder) compile(steps []Step, depth int, block string) []cpu.Step {
 			out = append(out, b.compile(b.s.Blocks[st.Arg], depth+1, st.Arg)...)
 		case StepCmpxchg, StepLockrefGet, StepLockrefGetNotDead, StepLockrefPutReturn:
 			out = append(out, b.loop(st, depth)...)
+		case StepWriteSeqcountBegin, StepWriteSeqcountEnd, StepReadSeqcount, StepWriteSeqlock, StepWriteSequnlock, StepReadSeqbegin:
+			out = append(out, b.seq(st, depth)...)
 		case StepCallRCU:
 			if len(st.Steps) == 0 {
 				out = append(out, b.step(st))

@@ -634,6 +634,8 @@ var wants = map[StepKind]string{
 	StepMutexLock: "mutex", StepMutexUnlock: "mutex",
 	StepPercpuCounterInc: "line", StepPercpuCounterDec: "line",
 	StepCmpxchg: "line", StepLockrefGet: "spinlock", StepLockrefGetNotDead: "spinlock", StepLockrefPutReturn: "spinlock",
+	StepWriteSeqcountBegin: "line", StepWriteSeqcountEnd: "line", StepReadSeqcount: "line",
+	StepWriteSeqlock: "spinlock", StepWriteSequnlock: "spinlock", StepReadSeqbegin: "spinlock",
 }
 
 // steps checks a step list and returns it parsed.
@@ -664,6 +666,7 @@ func (c *checker) steps(where string, anchors []string, steps []stepRaw, names m
 		at := append(append([]string{}, anchors...), sameLine(st.Kind.String(), st.operand()))
 		c.step(field, at, &st, names)
 		c.loopFields(field, at, raw, &st)
+		c.seqLine(field, at, &st)
 		c.callback(field, at, &st)
 		switch {
 		case st.Kind == StepOncePerJiffy:
@@ -673,12 +676,14 @@ func (c *checker) steps(where string, anchors []string, steps []stepRaw, names m
 			st.Steps = c.steps(field, at, raw.Steps, names, depth+1)
 		case st.Kind == StepCallRCU && len(raw.Steps) > 0:
 			st.Steps = c.inlineCallback(field, at, &st, raw.Steps, names, depth)
+		case st.Kind.readSection():
+			st.Steps = c.readSection(field, at, &st, raw.Steps, names, depth)
 		case st.Kind.hasFallback() && len(raw.Steps) > 0:
 			if raw.Fallback == "" {
 				st.Steps = c.steps(field, at, raw.Steps, names, depth+1)
 			}
 		case len(raw.Steps) > 0:
-			c.fail(field+".steps", at, "only once_per_jiffy (the steps it guards), call_rcu (its callback's), cmpxchg and lockref_put_return (their fallback's) have nested steps")
+			c.fail(field+".steps", at, "only once_per_jiffy (the steps it guards), call_rcu (its callback's), cmpxchg and lockref_put_return (their fallback's), read_seqcount and read_seqbegin (their read section's) have nested steps")
 		}
 		out = append(out, st)
 	}

@@ -103,6 +103,10 @@ func FuzzParse(f *testing.F) {
 		"{ lock = \"qlock\" },\n  { store = \"stats\" },\n  { unlock = \"qlock\" },",
 		"{ lockref_get = \"qlock\" }, { lockref_get_not_dead = \"qlock\" },\n  { lockref_put_return = \"qlock\", fallback = \"slow\" }, { lockref_put_return = \"qlock\" },\n  { cmpxchg = \"stats\" }, { cmpxchg = \"stats\", retries = 1, fallback = \"slow\" },").Replace(good)))
 
+	// A seqlock's writer and readers, and a seqcount's read section.
+	f.Add([]byte(strings.NewReplacer("name = \"qlock\"\nkind = \"ticket\"", "name = \"qlock\"\nkind = \"qspinlock\"\nline = \"stats\"",
+		"{ lock = \"qlock\" },\n  { store = \"stats\" },\n  { unlock = \"qlock\" },",
+		"{ write_seqlock = \"qlock\" }, { compute = \"work\" }, { write_sequnlock = \"qlock\" },\n  { read_seqbegin = \"qlock\", steps = [ { load = \"stats\" } ] },\n  { read_seqcount = \"stats\", steps = [ { compute = \"work\" } ] },").Replace(good)))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var s *scenarios.Scenario
 		var err error

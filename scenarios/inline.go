@@ -21,7 +21,7 @@ func (s *Scenario) inline(steps []Step) []Step {
 		case StepBlock:
 			out = append(out, s.inline(s.Blocks[st.Arg])...)
 			continue
-		case StepOncePerJiffy:
+		case StepOncePerJiffy, StepReadSeqcount, StepReadSeqbegin:
 			st.Steps = s.inline(st.Steps)
 		case StepCmpxchg, StepLockrefPutReturn: // the fallback, written in place
 			st.Steps, st.Fallback = s.inline(st.Steps), ""

@@ -69,6 +69,12 @@ const (
 	StepLockrefGet
 	StepLockrefGetNotDead
 	StepLockrefPutReturn
+	StepWriteSeqcountBegin
+	StepWriteSeqcountEnd
+	StepReadSeqcount
+	StepWriteSeqlock
+	StepWriteSequnlock
+	StepReadSeqbegin
 	numStepKinds
 )
 
@@ -77,7 +83,8 @@ var stepKeys = [numStepKinds]string{"", "compute", "load", "store", "rmw", "ping
 	"read_lock", "read_unlock", "write_lock", "write_unlock", "mutex_lock", "mutex_unlock",
 	"rcu_read_lock", "rcu_read_unlock", "synchronize_rcu", "call_rcu", "queue_rcu_work", "kfree_rcu",
 	"sleep", "scan", "once_per_jiffy", "block", "percpu_counter_inc", "percpu_counter_dec",
-	"cmpxchg", "lockref_get", "lockref_get_not_dead", "lockref_put_return"}
+	"cmpxchg", "lockref_get", "lockref_get_not_dead", "lockref_put_return",
+	"write_seqcount_begin", "write_seqcount_end", "read_seqcount", "write_seqlock", "write_sequnlock", "read_seqbegin"}
 
 // String is the step's key in a scenario file.
 func (k StepKind) String() string { return stepKeys[k] }

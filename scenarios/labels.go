@@ -13,6 +13,8 @@ var stepLabels = map[StepKind]string{
 	StepPercpuCounterInc: "percpu_counter_add", StepPercpuCounterDec: "percpu_counter_add", StepSmpMb: "smp_mb",
 	StepSynchronizeRCU: "synchronize_rcu", StepSleep: "schedule_timeout", StepScan: "scan",
 	StepLockrefGet: "lockref_get", StepLockrefGetNotDead: "lockref_get_not_dead", StepLockrefPutReturn: "lockref_put_return",
+	StepWriteSeqcountBegin: "write_seqcount_begin", StepWriteSeqcountEnd: "write_seqcount_end", StepReadSeqcount: "read_seqcount_begin",
+	StepWriteSeqlock: "write_seqlock", StepWriteSequnlock: "write_sequnlock", StepReadSeqbegin: "read_seqbegin",
 }
 
 // labelName is the label st's own time is counted under; false for the

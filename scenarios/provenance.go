@@ -68,7 +68,7 @@ func (s *Scenario) locateIn(steps []Step, k int) []frame {
 			}
 			inner[0].block = st.Arg
 			return append([]frame{here}, inner...)
-		case k > 0 && k <= st.builtinSteps(): // a lockref get's own fallback: the step as written
+		case k > 0 && k-1 >= expandedSize(st.Steps, s.blockSizes): // a step it adds after its body: the step as written
 		case k > 0: // inside a once_per_jiffy body, after its gate
 			inner := s.locateIn(st.Steps, k-1)
 			if inner == nil {

@@ -133,6 +133,14 @@ type stepRaw struct {
 	LockrefPutReturn  string `toml:"lockref_put_return"`   // lockref_put_return
 	Retries           *int   `toml:"retries"`              // cmpxchg: attempts before the fallback
 	Fallback          string `toml:"fallback"`             // cmpxchg, lockref_put_return: the block run when the loop gives up
+
+	// Sequence counters and seqlocks (steps_seqlock.go).
+	WriteSeqcountBegin string `toml:"write_seqcount_begin"` // a seqcount on a line
+	WriteSeqcountEnd   string `toml:"write_seqcount_end"`
+	ReadSeqcount       string `toml:"read_seqcount"`   // a read section: steps, retried while a writer came
+	WriteSeqlock       string `toml:"write_seqlock"`   // a spinlock and the seqcount on its line
+	WriteSequnlock     string `toml:"write_sequnlock"` //
+	ReadSeqbegin       string `toml:"read_seqbegin"`   // a seqlock's read section: steps
 }
 
 type variantRaw struct {

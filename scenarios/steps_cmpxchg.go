@@ -19,8 +19,11 @@ const lockrefFallback = 3
 // builtinSteps is how many compiled steps st adds after itself that are
 // not written in the file (a lockref get's fallback).
 func (st *Step) builtinSteps() int {
-	if st.Kind == StepLockrefGet || st.Kind == StepLockrefGetNotDead {
+	switch st.Kind {
+	case StepLockrefGet, StepLockrefGetNotDead:
 		return lockrefFallback
+	case StepReadSeqcount, StepReadSeqbegin, StepWriteSeqlock, StepWriteSequnlock:
+		return 1 // read_seqcount_retry; the seqlock's spinlock step
 	}
 	return 0
 }
