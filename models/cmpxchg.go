@@ -63,6 +63,9 @@ type CmpxchgStats struct {
 	Attempts  uint64 // cmpxchgs executed
 	Failures  uint64 // cmpxchgs that found the word changed and went round again
 	Fallbacks uint64 // loops that ran their fallback: retries ran out, or the word read locked
+	// Saturations are refcount_t operations that found the count at or
+	// below 0 and saturated it (refcount_warn_saturate).
+	Saturations uint64
 }
 
 // CmpxchgEvent is one thing a loop did at the word, for monitors.

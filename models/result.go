@@ -85,6 +85,8 @@ type WordResult struct {
 	Attempts  uint64 `json:"attempts"`  // cmpxchgs executed
 	Failures  uint64 `json:"failures"`  // cmpxchgs that found the word changed
 	Fallbacks uint64 `json:"fallbacks"` // loops that left for their fallback
+	// Saturations are refcount_t operations that saturated the count.
+	Saturations uint64 `json:"saturations,omitempty"`
 }
 
 // SeqResult is what one seqcount's sections did.
@@ -194,7 +196,7 @@ func (w *World) result(d *driver, spec RunSpec) *Result {
 	sort.Slice(res.Locks, func(i, j int) bool { return res.Locks[i].Name < res.Locks[j].Name })
 	for _, wd := range w.words {
 		st := &wd.Stats
-		res.Cmpxchg = append(res.Cmpxchg, WordResult{Name: wd.Name, Attempts: st.Attempts, Failures: st.Failures, Fallbacks: st.Fallbacks})
+		res.Cmpxchg = append(res.Cmpxchg, WordResult{Name: wd.Name, Attempts: st.Attempts, Failures: st.Failures, Fallbacks: st.Fallbacks, Saturations: st.Saturations})
 	}
 	sort.Slice(res.Cmpxchg, func(i, j int) bool { return res.Cmpxchg[i].Name < res.Cmpxchg[j].Name })
 	for _, s := range w.seqcounts {

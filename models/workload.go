@@ -302,6 +302,9 @@ func (w *World) endWarmup(d *driver, now sim.Time) {
 	for _, s := range w.seqcounts {
 		s.Stats = SeqStats{}
 	}
+	for _, r := range w.refs {
+		r.Stats = PercpuRefStats{}
+	}
 	w.RCU.Stats.reset(now)
 	w.lockWait = [LockWaitBuckets]uint64{}
 	for _, pc := range w.counters {

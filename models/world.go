@@ -17,6 +17,7 @@ type World struct {
 	// seqcounts are the sequence counters, whose sections the warm-up
 	// forgets.
 	seqcounts []*Seqcount
+	refs      []*PercpuRef
 	gates     int
 	// counters are the percpu_counters, whose folds the warm-up forgets.
 	counters []*PercpuCounter
