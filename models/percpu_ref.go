@@ -45,7 +45,8 @@ type PercpuRef struct {
 	Name   string
 	PerCPU *cacheline.Line
 	Atomic *cacheline.Line
-	Label  cpu.Label
+	// Label counts the switch's callback (percpu_ref_switch_to_atomic_rcu).
+	Label cpu.Label
 
 	percpu   []int64 // each CPU's counter
 	count    int64   // the atomic count, less its bias while biased
@@ -116,9 +117,10 @@ const (
 // PercpuRefStep is percpu_ref_get, percpu_ref_put or
 // percpu_ref_tryget_live.
 type PercpuRefStep struct {
-	R    *PercpuRef
-	Op   PercpuRefOp
-	Skip int // tryget_live: the steps it guards
+	R     *PercpuRef
+	Op    PercpuRefOp
+	Skip  int // tryget_live: the steps it guards
+	Label cpu.Label
 }
 
 // Exec implements cpu.Step.
@@ -145,15 +147,18 @@ func (s *PercpuRefStep) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
 	if !r.atomic {
 		r.percpu[id] += delta
 		r.Stats.PerCPUOps++
-		return cpu.Next, c.Access(r.Label, r.PerCPU, cacheline.Store)
+		return cpu.Next, c.Access(s.Label, r.PerCPU, cacheline.Store)
 	}
 	r.Stats.AtomicOps++
 	r.phase[id] = refAtomic
-	return cpu.Again, c.Access(r.Label, r.Atomic, cacheline.RMW)
+	return cpu.Again, c.Access(s.Label, r.Atomic, cacheline.RMW)
 }
 
 // PercpuRefKill is percpu_ref_kill.
-type PercpuRefKill struct{ R *PercpuRef }
+type PercpuRefKill struct {
+	R     *PercpuRef
+	Label cpu.Label
+}
 
 // Exec implements cpu.Step.
 func (s *PercpuRefKill) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
@@ -164,7 +169,7 @@ func (s *PercpuRefKill) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
 		r.add(1, now)
 		r.w.RCU.enqueue(callback{kind: cbFree, call: KindCallRCU, core: c, steps: []cpu.Step{&percpuRefSwitch{r: r}}}, now, false)
 		r.phase[id] = refPutting
-		return cpu.Again, c.Access(r.Label, r.Atomic, cacheline.RMW)
+		return cpu.Again, c.Access(s.Label, r.Atomic, cacheline.RMW)
 	case refPutting:
 		r.phase[id] = refOutside
 		r.add(-1, now)
@@ -177,7 +182,7 @@ func (s *PercpuRefKill) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
 	r.dead, r.atomic = true, true
 	r.Stats.Kills++
 	r.phase[id] = refKilling
-	return cpu.Again, c.Access(r.Label, r.Atomic, cacheline.RMW)
+	return cpu.Again, c.Access(s.Label, r.Atomic, cacheline.RMW)
 }
 
 // percpuRefSwitch is percpu_ref_switch_to_atomic_rcu, run in softirq after

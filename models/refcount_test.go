@@ -71,7 +71,7 @@ func TestRefcountIncNotZero(t *testing.T) {
 func TestPercpuRefNeverZeroWhileHeld(t *testing.T) {
 	w := newWorld(t, testProfile(cpu.UniformJitter), 5, models.DefaultKernel())
 	atomic := newLine(t, w, "ref_count", false)
-	r := w.NewPercpuRef("ref", newLine(t, w, "ref_percpu", true), atomic, "percpu_ref")
+	r := w.NewPercpuRef("ref", newLine(t, w, "ref_percpu", true), atomic, "percpu_ref_switch_to_atomic_rcu")
 	h := &holds{}
 	var killedAt, releasedAt sim.Time
 	heldAtRelease := -1
@@ -85,11 +85,11 @@ func TestPercpuRefNeverZeroWhileHeld(t *testing.T) {
 		onlyOn{on: func(id int) bool { return id == 0 }, n: 4},
 		onlyOn{on: func(int) bool { return !killed && w.M.Now() > 100*sim.Microsecond }, n: 2},
 		probe(func(c *cpu.Core) { killed, killedAt = true, c.Now(); beforeKill = []int64{r.Count(), int64(h.n)} }),
-		&models.PercpuRefKill{R: r},
+		&models.PercpuRefKill{R: r, Label: w.M.Label("percpu_ref_kill")},
 		compute(w, "idle", 330*sim.Nanosecond),
 		onlyOn{on: func(id int) bool { return id != 0 }, n: 6},
-		&models.PercpuRefStep{R: r, Op: models.PercpuRefTrygetLive, Skip: 4},
-		probe(h.got), compute(w, "work", 500*sim.Nanosecond), &models.PercpuRefStep{R: r, Op: models.PercpuRefPut}, probe(h.put),
+		&models.PercpuRefStep{R: r, Op: models.PercpuRefTrygetLive, Skip: 4, Label: w.M.Label("percpu_ref")},
+		probe(h.got), compute(w, "work", 500*sim.Nanosecond), &models.PercpuRefStep{R: r, Op: models.PercpuRefPut, Label: w.M.Label("percpu_ref")}, probe(h.put),
 		compute(w, "rx", 200*sim.Nanosecond),
 	}
 	res := flood(t, w, &cpu.Program{Name: "ref", Steps: steps}, 4, 0, 60*sim.Millisecond)

@@ -57,8 +57,9 @@ type builder struct {
 	counts map[string]*models.PercpuCounter // percpu_counters, by their per-cpu line
 	words  map[*cacheline.Line]*models.Word // the words cmpxchg loops update, by line
 	seqs   map[*cacheline.Line]*models.Seqcount
-	err    error // the first step that cannot run as set (a param set to 0)
-	items  int64 // the most items a scan may walk
+	refs   map[string]*models.PercpuRef // percpu_refs, by their per-cpu line
+	err    error                        // the first step that cannot run as set (a param set to 0)
+	items  int64                        // the most items a scan may walk
 	v      *Variant
 	at     []frame // where compile is in v, for errors
 	// callbacks are the compiled callback blocks, by name.
@@ -452,6 +453,8 @@ func (b *builder) compile(steps []Step, depth int, block string) []cpu.Step {
 			out = append(out, b.loop(st, depth)...)
 		case StepWriteSeqcountBegin, StepWriteSeqcountEnd, StepReadSeqcount, StepWriteSeqlock, StepWriteSequnlock, StepReadSeqbegin:
 			out = append(out, b.seq(st, depth)...)
+		case StepRefcountInc, StepRefcountDecAndTest, StepRefcountIncNotZero, StepPercpuRefGet, StepPercpuRefPut, StepPercpuRefTrygetLive, StepPercpuRefKill:
+			out = append(out, b.ref(st, depth)...)
 		case StepCallRCU:
 			if len(st.Steps) == 0 {
 				out = append(out, b.step(st))

@@ -87,6 +87,7 @@ func check(raw *fileRaw, loc *locator) (*Scenario, error) {
 	for i, l := range raw.Line {
 		back := c.from(fmt.Sprintf("line[%d]", i))
 		c.percpuCounter(l, raw.Line)
+		c.percpuRef(l, raw.Line)
 		back()
 	}
 	for i, l := range raw.Lock {
@@ -636,6 +637,8 @@ var wants = map[StepKind]string{
 	StepCmpxchg: "line", StepLockrefGet: "spinlock", StepLockrefGetNotDead: "spinlock", StepLockrefPutReturn: "spinlock",
 	StepWriteSeqcountBegin: "line", StepWriteSeqcountEnd: "line", StepReadSeqcount: "line",
 	StepWriteSeqlock: "spinlock", StepWriteSequnlock: "spinlock", StepReadSeqbegin: "spinlock",
+	StepRefcountInc: "line", StepRefcountDecAndTest: "line", StepRefcountIncNotZero: "line",
+	StepPercpuRefGet: "line", StepPercpuRefPut: "line", StepPercpuRefTrygetLive: "line", StepPercpuRefKill: "line",
 }
 
 // steps checks a step list and returns it parsed.
@@ -667,6 +670,7 @@ func (c *checker) steps(where string, anchors []string, steps []stepRaw, names m
 		c.step(field, at, &st, names)
 		c.loopFields(field, at, raw, &st)
 		c.seqLine(field, at, &st)
+		c.refLine(field, at, &st)
 		c.callback(field, at, &st)
 		switch {
 		case st.Kind == StepOncePerJiffy:
@@ -678,12 +682,14 @@ func (c *checker) steps(where string, anchors []string, steps []stepRaw, names m
 			st.Steps = c.inlineCallback(field, at, &st, raw.Steps, names, depth)
 		case st.Kind.readSection():
 			st.Steps = c.readSection(field, at, &st, raw.Steps, names, depth)
+		case st.Kind.guards() && len(raw.Steps) > 0:
+			st.Steps = c.steps(field, at, raw.Steps, names, depth+1)
 		case st.Kind.hasFallback() && len(raw.Steps) > 0:
 			if raw.Fallback == "" {
 				st.Steps = c.steps(field, at, raw.Steps, names, depth+1)
 			}
 		case len(raw.Steps) > 0:
-			c.fail(field+".steps", at, "only once_per_jiffy (the steps it guards), call_rcu (its callback's), cmpxchg and lockref_put_return (their fallback's), read_seqcount and read_seqbegin (their read section's) have nested steps")
+			c.fail(field+".steps", at, "only once_per_jiffy (the steps it guards), call_rcu (its callback's), cmpxchg and lockref_put_return (their fallback's), read_seqcount and read_seqbegin (their read section's), refcount_dec_and_test, refcount_inc_not_zero and percpu_ref_tryget_live (the steps they guard) have nested steps")
 		}
 		out = append(out, st)
 	}

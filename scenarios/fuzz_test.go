@@ -107,6 +107,10 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(strings.NewReplacer("name = \"qlock\"\nkind = \"ticket\"", "name = \"qlock\"\nkind = \"qspinlock\"\nline = \"stats\"",
 		"{ lock = \"qlock\" },\n  { store = \"stats\" },\n  { unlock = \"qlock\" },",
 		"{ write_seqlock = \"qlock\" }, { compute = \"work\" }, { write_sequnlock = \"qlock\" },\n  { read_seqbegin = \"qlock\", steps = [ { load = \"stats\" } ] },\n  { read_seqcount = \"stats\", steps = [ { compute = \"work\" } ] },").Replace(good)))
+	// A refcount_t and a percpu_ref, killed by the same packets that use it.
+	f.Add([]byte(strings.NewReplacer("[[lock]]\nname = \"qlock\"", "[[line]]\nname = \"rc\"\n\n[[line]]\nname = \"rp\"\npercpu = true\npercpu_ref = \"rc\"\n\n[[lock]]\nname = \"qlock\"",
+		"{ lock = \"qlock\" },\n  { store = \"stats\" },\n  { unlock = \"qlock\" },",
+		"{ refcount_inc = \"stats\" }, { refcount_dec_and_test = \"stats\", steps = [ { compute = \"work\" } ] }, { refcount_inc_not_zero = \"stats\" },\n  { percpu_ref_get = \"rp\" }, { percpu_ref_put = \"rp\" }, { percpu_ref_tryget_live = \"rp\", steps = [ { percpu_ref_put = \"rp\" } ] }, { percpu_ref_kill = \"rp\" },").Replace(good)))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var s *scenarios.Scenario
 		var err error

@@ -75,6 +75,13 @@ const (
 	StepWriteSeqlock
 	StepWriteSequnlock
 	StepReadSeqbegin
+	StepRefcountInc
+	StepRefcountDecAndTest
+	StepRefcountIncNotZero
+	StepPercpuRefGet
+	StepPercpuRefPut
+	StepPercpuRefTrygetLive
+	StepPercpuRefKill
 	numStepKinds
 )
 
@@ -84,7 +91,9 @@ var stepKeys = [numStepKinds]string{"", "compute", "load", "store", "rmw", "ping
 	"rcu_read_lock", "rcu_read_unlock", "synchronize_rcu", "call_rcu", "queue_rcu_work", "kfree_rcu",
 	"sleep", "scan", "once_per_jiffy", "block", "percpu_counter_inc", "percpu_counter_dec",
 	"cmpxchg", "lockref_get", "lockref_get_not_dead", "lockref_put_return",
-	"write_seqcount_begin", "write_seqcount_end", "read_seqcount", "write_seqlock", "write_sequnlock", "read_seqbegin"}
+	"write_seqcount_begin", "write_seqcount_end", "read_seqcount", "write_seqlock", "write_sequnlock", "read_seqbegin",
+	"refcount_inc", "refcount_dec_and_test", "refcount_inc_not_zero",
+	"percpu_ref_get", "percpu_ref_put", "percpu_ref_tryget_live", "percpu_ref_kill"}
 
 // String is the step's key in a scenario file.
 func (k StepKind) String() string { return stepKeys[k] }

@@ -15,6 +15,9 @@ var stepLabels = map[StepKind]string{
 	StepLockrefGet: "lockref_get", StepLockrefGetNotDead: "lockref_get_not_dead", StepLockrefPutReturn: "lockref_put_return",
 	StepWriteSeqcountBegin: "write_seqcount_begin", StepWriteSeqcountEnd: "write_seqcount_end", StepReadSeqcount: "read_seqcount_begin",
 	StepWriteSeqlock: "write_seqlock", StepWriteSequnlock: "write_sequnlock", StepReadSeqbegin: "read_seqbegin",
+	StepRefcountInc: "refcount_inc", StepRefcountDecAndTest: "refcount_dec_and_test", StepRefcountIncNotZero: "refcount_inc_not_zero",
+	StepPercpuRefGet: "percpu_ref_get", StepPercpuRefPut: "percpu_ref_put", StepPercpuRefTrygetLive: "percpu_ref_tryget_live",
+	StepPercpuRefKill: "percpu_ref_kill",
 }
 
 // labelName is the label st's own time is counted under; false for the
@@ -41,6 +44,10 @@ func (l *Lock) labels() (acquire, release string) {
 	return or(l.Acquire, "_raw_spin_lock"), or(l.Release, "_raw_spin_unlock")
 }
 
+// refSwitchLabel is the label of a percpu_ref's switch to atomic mode, the
+// RCU callback its kill queues.
+const refSwitchLabel = "percpu_ref_switch_to_atomic_rcu"
+
 // foldLabel is the label of a percpu_counter's fold into its shared count.
 const foldLabel = "__percpu_counter_add"
 
@@ -65,6 +72,9 @@ func (s *Scenario) labelsOf(offCPU bool, variants ...string) []string {
 			}
 			if (st.Kind == StepPercpuCounterInc || st.Kind == StepPercpuCounterDec) && !offCPU {
 				set[foldLabel] = true
+			}
+			if st.Kind == StepPercpuRefKill && !offCPU {
+				set[refSwitchLabel] = true
 			}
 			if wants[st.Kind] != "" && wants[st.Kind] != "line" && (!offCPU || sleeps[st.Kind]) {
 				if j := slices.IndexFunc(s.Locks, func(l Lock) bool { return l.Name == st.Arg }); j >= 0 {

@@ -79,7 +79,10 @@ type lineRaw struct {
 	// into the count on this shared line every Batch (default Linux's).
 	PercpuCounter string `toml:"percpu_counter"`
 	Batch         *int64 `toml:"batch"`
-	Note          string `toml:"note"`
+	// PercpuRef makes a per-cpu line a percpu_ref's counters, its atomic
+	// count on this shared line.
+	PercpuRef string `toml:"percpu_ref"`
+	Note      string `toml:"note"`
 }
 
 type lockRaw struct {
@@ -141,6 +144,15 @@ type stepRaw struct {
 	WriteSeqlock       string `toml:"write_seqlock"`   // a spinlock and the seqcount on its line
 	WriteSequnlock     string `toml:"write_sequnlock"` //
 	ReadSeqbegin       string `toml:"read_seqbegin"`   // a seqlock's read section: steps
+
+	// refcount_t and percpu_ref (steps_refcount.go).
+	RefcountInc         string `toml:"refcount_inc"`          // a refcount_t on a line
+	RefcountDecAndTest  string `toml:"refcount_dec_and_test"` // steps: the caller's free, run at zero
+	RefcountIncNotZero  string `toml:"refcount_inc_not_zero"` // steps: run when it gives up at zero
+	PercpuRefGet        string `toml:"percpu_ref_get"`        // a percpu_ref's per-cpu line
+	PercpuRefPut        string `toml:"percpu_ref_put"`
+	PercpuRefTrygetLive string `toml:"percpu_ref_tryget_live"` // steps: run holding the reference taken
+	PercpuRefKill       string `toml:"percpu_ref_kill"`
 }
 
 type variantRaw struct {
