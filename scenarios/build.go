@@ -343,9 +343,17 @@ func (b *builder) declare() error {
 		var err error
 		switch l.class {
 		case rwlockClass:
-			b.rw[l.Name], err = w.NewRWLock(l.Name, acq, rel)
+			if l.Line != "" {
+				b.rw[l.Name] = w.NewRWLockOn(b.lines[l.Line], l.Name, acq, rel)
+			} else {
+				b.rw[l.Name], err = w.NewRWLock(l.Name, acq, rel)
+			}
 		case mutexClass:
-			b.mutex[l.Name], err = w.NewMutex(l.Name, acq)
+			if l.Line != "" {
+				b.mutex[l.Name] = w.NewMutexOn(b.lines[l.Line], l.Name, acq)
+			} else {
+				b.mutex[l.Name], err = w.NewMutex(l.Name, acq)
+			}
 		default:
 			if l.Line != "" {
 				b.spin[l.Name] = w.NewSpinlockOn(b.lines[l.Line], l.Name, l.spin, acq, rel)

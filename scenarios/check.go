@@ -235,8 +235,6 @@ func (c *checker) lock(i int, l lockRaw, names map[string]string, lines []lineRa
 	if l.Line != "" {
 		at := append(a, quote(l.Name), keyNeedle("line"))
 		switch {
-		case lk.class != spinlockClass:
-			c.fail("lock.line", at, "a %s's word cannot be placed on a line; only spinlocks (ticket, qspinlock, cna, mcs, tas, ttas) take line", kind)
 		case names[l.Line] != "line":
 			c.fail("lock.line", at, "%q is not a defined line; declare it under [[line]] before the lock, or fix the name", l.Line)
 		case slices.ContainsFunc(lines, func(x lineRaw) bool { return x.Name == l.Line && x.PerCPU }):
