@@ -313,6 +313,8 @@ func lockResult(l locker) LockResult {
 		return LockResult{Name: l.Name, Kind: "rwlock", Acquisitions: l.Stats.Acquisitions, Contended: l.Stats.Contended}
 	case *Mutex:
 		return LockResult{Name: l.Name, Kind: "mutex", Acquisitions: l.Stats.Acquisitions, Contended: l.Stats.Contended}
+	case *RWSem:
+		return LockResult{Name: l.Name, Kind: "rw_semaphore", Acquisitions: l.Stats.Acquisitions, Contended: l.Stats.Contended}
 	}
 	panic("models: unknown lock type")
 }

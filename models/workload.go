@@ -320,6 +320,8 @@ func resetLockStats(l locker) {
 		l.Stats = LockStats{}
 	case *Mutex:
 		l.Stats = LockStats{}
+	case *RWSem:
+		l.Stats = RWSemStats{}
 	}
 }
 
