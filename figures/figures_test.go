@@ -41,6 +41,7 @@ var supported = map[string][]string{
 	"perfbook-cas-small": {"scaling", "breakdown", "heatmap", "transfers"},
 	"qspinlock":          {"scaling", "breakdown", "heatmap", "changes", "transfers"},
 	"rwsem-count-scheme": {"scaling", "breakdown", "heatmap", "changes", "transfers"},
+	"rwsem-wlock":        {"scaling", "breakdown", "heatmap", "changes", "transfers"},
 }
 
 // short loads a built-in with short runs, so that the tests take seconds;

@@ -53,6 +53,7 @@ type builder struct {
 	spin   map[string]*models.Spinlock
 	rw     map[string]*models.RWLock
 	mutex  map[string]*models.Mutex
+	rwsem  map[string]*models.RWSem
 	balls  map[string]*models.PingPong      // pingpong steps, one ball per line
 	counts map[string]*models.PercpuCounter // percpu_counters, by their per-cpu line
 	words  map[*cacheline.Line]*models.Word // the words cmpxchg loops update, by line
@@ -135,7 +136,7 @@ func (s *Scenario) Build(p Point) (*models.World, models.RunSpec, error) {
 	}
 	w.Items = wl.InitialItems
 	b := &builder{s: s, w: w, params: params, ghz: prof.GHz, items: wl.InitialItems + wl.BatchOps, lines: map[string]*cacheline.Line{},
-		spin: map[string]*models.Spinlock{}, rw: map[string]*models.RWLock{}, mutex: map[string]*models.Mutex{}}
+		spin: map[string]*models.Spinlock{}, rw: map[string]*models.RWLock{}, mutex: map[string]*models.Mutex{}, rwsem: map[string]*models.RWSem{}}
 	if err := b.declare(); err != nil {
 		return nil, models.RunSpec{}, err
 	}
@@ -348,6 +349,14 @@ func (b *builder) declare() error {
 			} else {
 				b.rw[l.Name], err = w.NewRWLock(l.Name, acq, rel)
 			}
+		case rwsemClass:
+			line := b.lines[l.Line]
+			if line == nil {
+				line, err = w.M.NewLine(l.Name, false)
+			}
+			if err == nil {
+				b.rwsem[l.Name] = w.NewRWSemOn(line, l.Name, acq, rel)
+			}
 		case mutexClass:
 			if l.Line != "" {
 				b.mutex[l.Name] = w.NewMutexOn(b.lines[l.Line], l.Name, acq)
@@ -526,6 +535,14 @@ func (b *builder) step(st *Step) cpu.Step {
 		return &models.MutexLockStep{M: b.mutex[st.Arg]}
 	case StepMutexUnlock:
 		return &models.MutexUnlockStep{M: b.mutex[st.Arg]}
+	case StepDownRead:
+		return &models.DownReadStep{S: b.rwsem[st.Arg]}
+	case StepUpRead:
+		return &models.UpReadStep{S: b.rwsem[st.Arg]}
+	case StepDownWrite:
+		return &models.DownWriteStep{S: b.rwsem[st.Arg]}
+	case StepUpWrite:
+		return &models.UpWriteStep{S: b.rwsem[st.Arg]}
 	case StepPercpuCounterInc, StepPercpuCounterDec:
 		delta := int64(1)
 		if st.Kind == StepPercpuCounterDec {

@@ -230,7 +230,7 @@ func (c *checker) lock(i int, l lockRaw, names map[string]string, lines []lineRa
 	lk.class, lk.spin = parseLockKind(l.Kind)
 	kind := lk.class.String()
 	if lk.class == notALock {
-		c.fail("lock.kind", append(a, quote(l.Name), "kind"), "%q is not a lock kind; use ticket, qspinlock, cna, mcs, tas, ttas, rwlock or mutex", l.Kind)
+		c.fail("lock.kind", append(a, quote(l.Name), "kind"), "%q is not a lock kind; use ticket, qspinlock, cna, mcs, tas, ttas, rwlock, mutex or rw_semaphore", l.Kind)
 	}
 	if l.Line != "" {
 		at := append(a, quote(l.Name), keyNeedle("line"))
@@ -618,10 +618,11 @@ func (c *checker) kernelOverrides(k *kernelRaw, kern *models.Kernel) {
 
 // usesOf says which steps take a line or a lock of each kind.
 var usesOf = map[string]string{
-	"line":     "use load, store, rmw, pingpong or pingpong_read on a line",
-	"spinlock": "use lock and unlock (or lockref_get, lockref_get_not_dead and lockref_put_return) on a spinlock",
-	"rwlock":   "use read_lock, read_unlock, write_lock and write_unlock on a rwlock",
-	"mutex":    "use mutex_lock and mutex_unlock on a mutex",
+	"line":         "use load, store, rmw, pingpong or pingpong_read on a line",
+	"spinlock":     "use lock and unlock (or lockref_get, lockref_get_not_dead and lockref_put_return) on a spinlock",
+	"rwlock":       "use read_lock, read_unlock, write_lock and write_unlock on a rwlock",
+	"mutex":        "use mutex_lock and mutex_unlock on a mutex",
+	"rw_semaphore": "use down_read, up_read, down_write and up_write on a rw_semaphore",
 }
 
 // wants says what kind of name a step's operand must be, for the steps on a
@@ -637,6 +638,7 @@ var wants = map[StepKind]string{
 	StepWriteSeqlock: "spinlock", StepWriteSequnlock: "spinlock", StepReadSeqbegin: "spinlock",
 	StepRefcountInc: "line", StepRefcountDecAndTest: "line", StepRefcountIncNotZero: "line",
 	StepPercpuRefGet: "line", StepPercpuRefPut: "line", StepPercpuRefTrygetLive: "line", StepPercpuRefKill: "line",
+	StepDownRead: "rw_semaphore", StepUpRead: "rw_semaphore", StepDownWrite: "rw_semaphore", StepUpWrite: "rw_semaphore",
 }
 
 // steps checks a step list and returns it parsed.

@@ -111,6 +111,10 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(strings.NewReplacer("[[lock]]\nname = \"qlock\"", "[[line]]\nname = \"rc\"\n\n[[line]]\nname = \"rp\"\npercpu = true\npercpu_ref = \"rc\"\n\n[[lock]]\nname = \"qlock\"",
 		"{ lock = \"qlock\" },\n  { store = \"stats\" },\n  { unlock = \"qlock\" },",
 		"{ refcount_inc = \"stats\" }, { refcount_dec_and_test = \"stats\", steps = [ { compute = \"work\" } ] }, { refcount_inc_not_zero = \"stats\" },\n  { percpu_ref_get = \"rp\" }, { percpu_ref_put = \"rp\" }, { percpu_ref_tryget_live = \"rp\", steps = [ { percpu_ref_put = \"rp\" } ] }, { percpu_ref_kill = \"rp\" },").Replace(good)))
+	// A rw_semaphore beside its data, read and written.
+	f.Add([]byte(strings.NewReplacer("name = \"tb6\"\nkind = \"rwlock\"", "name = \"tb6\"\nkind = \"rw_semaphore\"\nline = \"stats\"",
+		"{ lock = \"qlock\" },\n  { store = \"stats\" },\n  { unlock = \"qlock\" },",
+		"{ down_read = \"tb6\" }, { load = \"stats\" }, { up_read = \"tb6\" },\n  { down_write = \"tb6\" }, { store = \"stats\" }, { up_write = \"tb6\" },").Replace(good)))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var s *scenarios.Scenario
 		var err error

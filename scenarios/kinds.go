@@ -82,6 +82,10 @@ const (
 	StepPercpuRefPut
 	StepPercpuRefTrygetLive
 	StepPercpuRefKill
+	StepDownRead
+	StepUpRead
+	StepDownWrite
+	StepUpWrite
 	numStepKinds
 )
 
@@ -93,7 +97,8 @@ var stepKeys = [numStepKinds]string{"", "compute", "load", "store", "rmw", "ping
 	"cmpxchg", "lockref_get", "lockref_get_not_dead", "lockref_put_return",
 	"write_seqcount_begin", "write_seqcount_end", "read_seqcount", "write_seqlock", "write_sequnlock", "read_seqbegin",
 	"refcount_inc", "refcount_dec_and_test", "refcount_inc_not_zero",
-	"percpu_ref_get", "percpu_ref_put", "percpu_ref_tryget_live", "percpu_ref_kill"}
+	"percpu_ref_get", "percpu_ref_put", "percpu_ref_tryget_live", "percpu_ref_kill",
+	"down_read", "up_read", "down_write", "up_write"}
 
 // String is the step's key in a scenario file.
 func (k StepKind) String() string { return stepKeys[k] }
@@ -191,9 +196,12 @@ const (
 	spinlockClass           // ticket, qspinlock, cna, mcs, tas, ttas: lock and unlock
 	rwlockClass             // read_lock, read_unlock, write_lock, write_unlock
 	mutexClass              // mutex_lock, mutex_unlock
+	rwsemClass              // down_read, up_read, down_write, up_write
 )
 
-func (c lockClass) String() string { return [...]string{"", "spinlock", "rwlock", "mutex"}[c] }
+func (c lockClass) String() string {
+	return [...]string{"", "spinlock", "rwlock", "mutex", "rw_semaphore"}[c]
+}
 
 // parseLockKind reads a [[lock]] kind: its class and, for a spinlock, the
 // implementation.
@@ -203,6 +211,8 @@ func parseLockKind(k string) (lockClass, models.LockKind) {
 		return rwlockClass, 0
 	case "mutex":
 		return mutexClass, 0
+	case "rw_semaphore":
+		return rwsemClass, 0
 	}
 	if spin, ok := models.ParseLockKind(k); ok {
 		return spinlockClass, spin

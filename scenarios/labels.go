@@ -40,6 +40,8 @@ func (l *Lock) labels() (acquire, release string) {
 		return or(l.Acquire, "_raw_read_lock"), or(l.Release, "_raw_write_lock")
 	case mutexClass:
 		return or(l.Acquire, "mutex_lock"), ""
+	case rwsemClass:
+		return or(l.Acquire, "down_read"), or(l.Release, "down_write")
 	}
 	return or(l.Acquire, "_raw_spin_lock"), or(l.Release, "_raw_spin_unlock")
 }
@@ -52,7 +54,7 @@ const refSwitchLabel = "percpu_ref_switch_to_atomic_rcu"
 const foldLabel = "__percpu_counter_add"
 
 // sleeps are the steps that block their CPU, off it until they wake.
-var sleeps = map[StepKind]bool{StepSleep: true, StepSynchronizeRCU: true, StepMutexLock: true}
+var sleeps = map[StepKind]bool{StepSleep: true, StepSynchronizeRCU: true, StepMutexLock: true, StepDownRead: true, StepDownWrite: true}
 
 // labelsOf returns every label the steps of the named variants count time
 // under, through their blocks, gates and callbacks, and the machine's idle;

@@ -87,7 +87,7 @@ type lineRaw struct {
 
 type lockRaw struct {
 	Name    string `toml:"name"`
-	Kind    string `toml:"kind"`    // ticket, qspinlock, cna, mcs, tas, ttas, rwlock, mutex
+	Kind    string `toml:"kind"`    // ticket, qspinlock, cna, mcs, tas, ttas, rwlock, mutex, rw_semaphore
 	Line    string `toml:"line"`    // a spinlock's word lives on this line, beside its data
 	Backoff string `toml:"backoff"` // a ticket lock's wait per ticket ahead before reading again
 	Claim   string `toml:"claim"`   // qspinlock: how the queue head takes the lock, "store" or "cmpxchg"
@@ -153,6 +153,12 @@ type stepRaw struct {
 	PercpuRefPut        string `toml:"percpu_ref_put"`
 	PercpuRefTrygetLive string `toml:"percpu_ref_tryget_live"` // steps: run holding the reference taken
 	PercpuRefKill       string `toml:"percpu_ref_kill"`
+
+	// The rw_semaphore (kind = "rw_semaphore").
+	DownRead  string `toml:"down_read"`
+	UpRead    string `toml:"up_read"`
+	DownWrite string `toml:"down_write"`
+	UpWrite   string `toml:"up_write"`
 }
 
 type variantRaw struct {
