@@ -305,6 +305,9 @@ func (w *World) endWarmup(d *driver, now sim.Time) {
 	for _, r := range w.refs {
 		r.Stats = PercpuRefStats{}
 	}
+	for _, s := range w.srcus {
+		s.Stats = SRCUStats{}
+	}
 	w.RCU.Stats.reset(now)
 	w.lockWait = [LockWaitBuckets]uint64{}
 	for _, pc := range w.counters {
