@@ -19,8 +19,11 @@ type gpMonitor struct {
 	err      string
 }
 
-func (m *gpMonitor) in(c *cpu.Core)  { m.open[c.ID] = c.Now() }
-func (m *gpMonitor) out(c *cpu.Core) { m.sections = append(m.sections, [2]sim.Time{m.open[c.ID], c.Now()}); delete(m.open, c.ID) }
+func (m *gpMonitor) in(c *cpu.Core) { m.open[c.ID] = c.Now() }
+func (m *gpMonitor) out(c *cpu.Core) {
+	m.sections = append(m.sections, [2]sim.Time{m.open[c.ID], c.Now()})
+	delete(m.open, c.ID)
+}
 func (m *gpMonitor) call(c *cpu.Core) { m.calls[c.ID] = c.Now() }
 
 func (m *gpMonitor) returned(c *cpu.Core) {

@@ -59,6 +59,8 @@ type builder struct {
 	words  map[*cacheline.Line]*models.Word // the words cmpxchg loops update, by line
 	seqs   map[*cacheline.Line]*models.Seqcount
 	refs   map[string]*models.PercpuRef // percpu_refs, by their per-cpu line
+	srcus  map[string]*models.SRCU      // srcu_structs, by their line
+	task   *cacheline.Line              // the tasks' own lines (trc_reader_nesting)
 	err    error                        // the first step that cannot run as set (a param set to 0)
 	items  int64                        // the most items a scan may walk
 	v      *Variant
@@ -543,6 +545,16 @@ func (b *builder) step(st *Step) cpu.Step {
 		return &models.DownWriteStep{S: b.rwsem[st.Arg]}
 	case StepUpWrite:
 		return &models.UpWriteStep{S: b.rwsem[st.Arg]}
+	case StepSRCUReadLock:
+		return &models.SRCUReadLock{S: b.srcu(st.Arg), Label: b.label(st)}
+	case StepSRCUReadUnlock:
+		return &models.SRCUReadUnlock{S: b.srcu(st.Arg), Label: b.label(st)}
+	case StepSynchronizeSRCU:
+		return &models.SynchronizeSRCU{S: b.srcu(st.Arg), Label: b.label(st)}
+	case StepCallSRCU:
+		return &models.CallSRCU{S: b.srcu(st.Arg)}
+	case StepRCUReadLockTrace, StepRCUReadUnlockTrace:
+		return &models.TraceReadLock{W: w, Line: b.taskLine(), Unlock: st.Kind == StepRCUReadUnlockTrace, Label: b.label(st)}
 	case StepPercpuCounterInc, StepPercpuCounterDec:
 		delta := int64(1)
 		if st.Kind == StepPercpuCounterDec {

@@ -639,6 +639,7 @@ var wants = map[StepKind]string{
 	StepRefcountInc: "line", StepRefcountDecAndTest: "line", StepRefcountIncNotZero: "line",
 	StepPercpuRefGet: "line", StepPercpuRefPut: "line", StepPercpuRefTrygetLive: "line", StepPercpuRefKill: "line",
 	StepDownRead: "rw_semaphore", StepUpRead: "rw_semaphore", StepDownWrite: "rw_semaphore", StepUpWrite: "rw_semaphore",
+	StepSRCUReadLock: "line", StepSRCUReadUnlock: "line", StepSynchronizeSRCU: "line", StepCallSRCU: "line",
 }
 
 // steps checks a step list and returns it parsed.

@@ -115,6 +115,10 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(strings.NewReplacer("name = \"tb6\"\nkind = \"rwlock\"", "name = \"tb6\"\nkind = \"rw_semaphore\"\nline = \"stats\"",
 		"{ lock = \"qlock\" },\n  { store = \"stats\" },\n  { unlock = \"qlock\" },",
 		"{ down_read = \"tb6\" }, { load = \"stats\" }, { up_read = \"tb6\" },\n  { down_write = \"tb6\" }, { store = \"stats\" }, { up_write = \"tb6\" },").Replace(good)))
+	// SRCU readers that sleep, a synchronize_srcu and a call_srcu, and a Tasks
+	// Trace reader.
+	f.Add([]byte(strings.NewReplacer("{ lock = \"qlock\" },\n  { store = \"stats\" },\n  { unlock = \"qlock\" },",
+		"{ srcu_read_lock = \"stats\" }, { sleep = \"1us\" }, { srcu_read_unlock = \"stats\" },\n  { synchronize_srcu = \"stats\" }, { call_srcu = \"stats\" },\n  { rcu_read_lock_trace = true }, { rcu_read_unlock_trace = true },").Replace(good)))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var s *scenarios.Scenario
 		var err error

@@ -86,6 +86,12 @@ const (
 	StepUpRead
 	StepDownWrite
 	StepUpWrite
+	StepSRCUReadLock
+	StepSRCUReadUnlock
+	StepSynchronizeSRCU
+	StepCallSRCU
+	StepRCUReadLockTrace
+	StepRCUReadUnlockTrace
 	numStepKinds
 )
 
@@ -98,7 +104,8 @@ var stepKeys = [numStepKinds]string{"", "compute", "load", "store", "rmw", "ping
 	"write_seqcount_begin", "write_seqcount_end", "read_seqcount", "write_seqlock", "write_sequnlock", "read_seqbegin",
 	"refcount_inc", "refcount_dec_and_test", "refcount_inc_not_zero",
 	"percpu_ref_get", "percpu_ref_put", "percpu_ref_tryget_live", "percpu_ref_kill",
-	"down_read", "up_read", "down_write", "up_write"}
+	"down_read", "up_read", "down_write", "up_write",
+	"srcu_read_lock", "srcu_read_unlock", "synchronize_srcu", "call_srcu", "rcu_read_lock_trace", "rcu_read_unlock_trace"}
 
 // String is the step's key in a scenario file.
 func (k StepKind) String() string { return stepKeys[k] }
@@ -106,7 +113,8 @@ func (k StepKind) String() string { return stepKeys[k] }
 // Flag says whether the step is written with true (rcu_read_lock = true):
 // it has no operand.
 func (k StepKind) Flag() bool {
-	return k == StepSmpMb || k == StepRCUReadLock || k == StepRCUReadUnlock || k == StepSynchronizeRCU
+	return k == StepSmpMb || k == StepRCUReadLock || k == StepRCUReadUnlock || k == StepSynchronizeRCU ||
+		k == StepRCUReadLockTrace || k == StepRCUReadUnlockTrace
 }
 
 // freesBytes says whether the step's operand is a size freed after a grace

@@ -18,6 +18,8 @@ var stepLabels = map[StepKind]string{
 	StepRefcountInc: "refcount_inc", StepRefcountDecAndTest: "refcount_dec_and_test", StepRefcountIncNotZero: "refcount_inc_not_zero",
 	StepPercpuRefGet: "percpu_ref_get", StepPercpuRefPut: "percpu_ref_put", StepPercpuRefTrygetLive: "percpu_ref_tryget_live",
 	StepPercpuRefKill: "percpu_ref_kill",
+	StepSRCUReadLock:  "__srcu_read_lock", StepSRCUReadUnlock: "__srcu_read_unlock", StepSynchronizeSRCU: "synchronize_srcu",
+	StepCallSRCU: "call_srcu", StepRCUReadLockTrace: "rcu_read_lock_trace", StepRCUReadUnlockTrace: "rcu_read_unlock_trace",
 }
 
 // labelName is the label st's own time is counted under; false for the
@@ -54,7 +56,7 @@ const refSwitchLabel = "percpu_ref_switch_to_atomic_rcu"
 const foldLabel = "__percpu_counter_add"
 
 // sleeps are the steps that block their CPU, off it until they wake.
-var sleeps = map[StepKind]bool{StepSleep: true, StepSynchronizeRCU: true, StepMutexLock: true, StepDownRead: true, StepDownWrite: true}
+var sleeps = map[StepKind]bool{StepSleep: true, StepSynchronizeRCU: true, StepMutexLock: true, StepDownRead: true, StepDownWrite: true, StepSynchronizeSRCU: true}
 
 // labelsOf returns every label the steps of the named variants count time
 // under, through their blocks, gates and callbacks, and the machine's idle;

@@ -159,6 +159,14 @@ type stepRaw struct {
 	UpRead    string `toml:"up_read"`
 	DownWrite string `toml:"down_write"`
 	UpWrite   string `toml:"up_write"`
+
+	// SRCU on an srcu_struct's line, and the RCU Tasks Trace read side.
+	SRCUReadLock       string `toml:"srcu_read_lock"`
+	SRCUReadUnlock     string `toml:"srcu_read_unlock"`
+	SynchronizeSRCU    string `toml:"synchronize_srcu"`
+	CallSRCU           string `toml:"call_srcu"`
+	RCUReadLockTrace   bool   `toml:"rcu_read_lock_trace"`
+	RCUReadUnlockTrace bool   `toml:"rcu_read_unlock_trace"`
 }
 
 type variantRaw struct {

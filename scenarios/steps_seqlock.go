@@ -32,5 +32,9 @@ func (c *checker) seqLine(field string, at []string, st *Step) {
 		if c.perCPU(st.Arg) {
 			c.fail(field+"."+st.Kind.String(), at, "%q is a per-cpu line, and a seqcount's readers on every CPU read one sequence; put it on a shared line", st.Arg)
 		}
+	case StepSRCUReadLock, StepSRCUReadUnlock, StepSynchronizeSRCU, StepCallSRCU:
+		if c.perCPU(st.Arg) {
+			c.fail(field+"."+st.Kind.String(), at, "%q is a per-cpu line; name the srcu_struct's shared line (its per-cpu srcu_data is made beside it)", st.Arg)
+		}
 	}
 }
