@@ -315,6 +315,8 @@ func lockResult(l locker) LockResult {
 		return LockResult{Name: l.Name, Kind: "mutex", Acquisitions: l.Stats.Acquisitions, Contended: l.Stats.Contended}
 	case *RWSem:
 		return LockResult{Name: l.Name, Kind: "rw_semaphore", Acquisitions: l.Stats.Acquisitions, Contended: l.Stats.Contended}
+	case *PercpuRWSem:
+		return LockResult{Name: l.Name, Kind: "percpu_rw_semaphore", Acquisitions: l.Stats.FastReads + l.Stats.SlowReads + l.Stats.Writes, Contended: l.Stats.Slept}
 	}
 	panic("models: unknown lock type")
 }

@@ -325,6 +325,8 @@ func resetLockStats(l locker) {
 		l.Stats = LockStats{}
 	case *RWSem:
 		l.Stats = RWSemStats{}
+	case *PercpuRWSem:
+		l.Stats = PercpuRWSemStats{}
 	}
 }
 
