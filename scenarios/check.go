@@ -230,7 +230,7 @@ func (c *checker) lock(i int, l lockRaw, names map[string]string, lines []lineRa
 	lk.class, lk.spin = parseLockKind(l.Kind)
 	kind := lk.class.String()
 	if lk.class == notALock {
-		c.fail("lock.kind", append(a, quote(l.Name), "kind"), "%q is not a lock kind; use ticket, qspinlock, cna, mcs, tas, ttas, rwlock, mutex or rw_semaphore", l.Kind)
+		c.fail("lock.kind", append(a, quote(l.Name), "kind"), "%q is not a lock kind; use ticket, qspinlock, cna, mcs, tas, ttas, rwlock, mutex, rw_semaphore or percpu_rw_semaphore", l.Kind)
 	}
 	if l.Line != "" {
 		at := append(a, quote(l.Name), keyNeedle("line"))
@@ -618,11 +618,12 @@ func (c *checker) kernelOverrides(k *kernelRaw, kern *models.Kernel) {
 
 // usesOf says which steps take a line or a lock of each kind.
 var usesOf = map[string]string{
-	"line":         "use load, store, rmw, pingpong or pingpong_read on a line",
-	"spinlock":     "use lock and unlock (or lockref_get, lockref_get_not_dead and lockref_put_return) on a spinlock",
-	"rwlock":       "use read_lock, read_unlock, write_lock and write_unlock on a rwlock",
-	"mutex":        "use mutex_lock and mutex_unlock on a mutex",
-	"rw_semaphore": "use down_read, up_read, down_write and up_write on a rw_semaphore",
+	"line":                "use load, store, rmw, pingpong or pingpong_read on a line",
+	"spinlock":            "use lock and unlock (or lockref_get, lockref_get_not_dead and lockref_put_return) on a spinlock",
+	"rwlock":              "use read_lock, read_unlock, write_lock and write_unlock on a rwlock",
+	"mutex":               "use mutex_lock and mutex_unlock on a mutex",
+	"rw_semaphore":        "use down_read, up_read, down_write and up_write on a rw_semaphore",
+	"percpu_rw_semaphore": "use percpu_down_read, percpu_up_read, percpu_down_write and percpu_up_write on a percpu_rw_semaphore",
 }
 
 // wants says what kind of name a step's operand must be, for the steps on a
@@ -640,6 +641,8 @@ var wants = map[StepKind]string{
 	StepPercpuRefGet: "line", StepPercpuRefPut: "line", StepPercpuRefTrygetLive: "line", StepPercpuRefKill: "line",
 	StepDownRead: "rw_semaphore", StepUpRead: "rw_semaphore", StepDownWrite: "rw_semaphore", StepUpWrite: "rw_semaphore",
 	StepSRCUReadLock: "line", StepSRCUReadUnlock: "line", StepSynchronizeSRCU: "line", StepCallSRCU: "line",
+	StepPercpuDownRead: "percpu_rw_semaphore", StepPercpuUpRead: "percpu_rw_semaphore",
+	StepPercpuDownWrite: "percpu_rw_semaphore", StepPercpuUpWrite: "percpu_rw_semaphore",
 }
 
 // steps checks a step list and returns it parsed.

@@ -119,6 +119,10 @@ func FuzzParse(f *testing.F) {
 	// Trace reader.
 	f.Add([]byte(strings.NewReplacer("{ lock = \"qlock\" },\n  { store = \"stats\" },\n  { unlock = \"qlock\" },",
 		"{ srcu_read_lock = \"stats\" }, { sleep = \"1us\" }, { srcu_read_unlock = \"stats\" },\n  { synchronize_srcu = \"stats\" }, { call_srcu = \"stats\" },\n  { rcu_read_lock_trace = true }, { rcu_read_unlock_trace = true },").Replace(good)))
+	// A percpu_rw_semaphore read and written by the same packets.
+	f.Add([]byte(strings.NewReplacer("name = \"tb6\"\nkind = \"rwlock\"", "name = \"tb6\"\nkind = \"percpu_rw_semaphore\"",
+		"{ lock = \"qlock\" },\n  { store = \"stats\" },\n  { unlock = \"qlock\" },",
+		"{ percpu_down_read = \"tb6\" }, { percpu_up_read = \"tb6\" },\n  { percpu_down_write = \"tb6\" }, { store = \"stats\" }, { percpu_up_write = \"tb6\" },").Replace(good)))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var s *scenarios.Scenario
 		var err error

@@ -25,7 +25,7 @@ func runsCallbacks(steps []Step) bool {
 // kills reports whether steps, or the steps they guard, kill a percpu_ref.
 func kills(steps []Step) bool {
 	return slices.ContainsFunc(steps, func(st Step) bool {
-		return st.Kind == StepPercpuRefKill || st.Kind != StepCallRCU && kills(st.Steps)
+		return st.Kind == StepPercpuRefKill || st.Kind == StepPercpuUpWrite || st.Kind != StepCallRCU && kills(st.Steps)
 	})
 }
 

@@ -92,6 +92,10 @@ const (
 	StepCallSRCU
 	StepRCUReadLockTrace
 	StepRCUReadUnlockTrace
+	StepPercpuDownRead
+	StepPercpuUpRead
+	StepPercpuDownWrite
+	StepPercpuUpWrite
 	numStepKinds
 )
 
@@ -105,7 +109,8 @@ var stepKeys = [numStepKinds]string{"", "compute", "load", "store", "rmw", "ping
 	"refcount_inc", "refcount_dec_and_test", "refcount_inc_not_zero",
 	"percpu_ref_get", "percpu_ref_put", "percpu_ref_tryget_live", "percpu_ref_kill",
 	"down_read", "up_read", "down_write", "up_write",
-	"srcu_read_lock", "srcu_read_unlock", "synchronize_srcu", "call_srcu", "rcu_read_lock_trace", "rcu_read_unlock_trace"}
+	"srcu_read_lock", "srcu_read_unlock", "synchronize_srcu", "call_srcu", "rcu_read_lock_trace", "rcu_read_unlock_trace",
+	"percpu_down_read", "percpu_up_read", "percpu_down_write", "percpu_up_write"}
 
 // String is the step's key in a scenario file.
 func (k StepKind) String() string { return stepKeys[k] }
@@ -200,15 +205,16 @@ func parseStep(st *stepRaw, k StepKind) Step {
 type lockClass uint8
 
 const (
-	notALock      lockClass = iota
-	spinlockClass           // ticket, qspinlock, cna, mcs, tas, ttas: lock and unlock
-	rwlockClass             // read_lock, read_unlock, write_lock, write_unlock
-	mutexClass              // mutex_lock, mutex_unlock
-	rwsemClass              // down_read, up_read, down_write, up_write
+	notALock         lockClass = iota
+	spinlockClass              // ticket, qspinlock, cna, mcs, tas, ttas: lock and unlock
+	rwlockClass                // read_lock, read_unlock, write_lock, write_unlock
+	mutexClass                 // mutex_lock, mutex_unlock
+	rwsemClass                 // down_read, up_read, down_write, up_write
+	percpuRwsemClass           // percpu_down_read, percpu_up_read, percpu_down_write, percpu_up_write
 )
 
 func (c lockClass) String() string {
-	return [...]string{"", "spinlock", "rwlock", "mutex", "rw_semaphore"}[c]
+	return [...]string{"", "spinlock", "rwlock", "mutex", "rw_semaphore", "percpu_rw_semaphore"}[c]
 }
 
 // parseLockKind reads a [[lock]] kind: its class and, for a spinlock, the
@@ -221,6 +227,8 @@ func parseLockKind(k string) (lockClass, models.LockKind) {
 		return mutexClass, 0
 	case "rw_semaphore":
 		return rwsemClass, 0
+	case "percpu_rw_semaphore":
+		return percpuRwsemClass, 0
 	}
 	if spin, ok := models.ParseLockKind(k); ok {
 		return spinlockClass, spin

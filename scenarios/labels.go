@@ -20,6 +20,7 @@ var stepLabels = map[StepKind]string{
 	StepPercpuRefKill: "percpu_ref_kill",
 	StepSRCUReadLock:  "__srcu_read_lock", StepSRCUReadUnlock: "__srcu_read_unlock", StepSynchronizeSRCU: "synchronize_srcu",
 	StepCallSRCU: "call_srcu", StepRCUReadLockTrace: "rcu_read_lock_trace", StepRCUReadUnlockTrace: "rcu_read_unlock_trace",
+	StepPercpuDownWrite: "rcu_sync_enter", // the first writer's grace period; the rest under the lock's label
 }
 
 // labelName is the label st's own time is counted under; false for the
@@ -44,6 +45,8 @@ func (l *Lock) labels() (acquire, release string) {
 		return or(l.Acquire, "mutex_lock"), ""
 	case rwsemClass:
 		return or(l.Acquire, "down_read"), or(l.Release, "down_write")
+	case percpuRwsemClass:
+		return or(l.Acquire, "percpu_down_read"), ""
 	}
 	return or(l.Acquire, "_raw_spin_lock"), or(l.Release, "_raw_spin_unlock")
 }
@@ -56,7 +59,8 @@ const refSwitchLabel = "percpu_ref_switch_to_atomic_rcu"
 const foldLabel = "__percpu_counter_add"
 
 // sleeps are the steps that block their CPU, off it until they wake.
-var sleeps = map[StepKind]bool{StepSleep: true, StepSynchronizeRCU: true, StepMutexLock: true, StepDownRead: true, StepDownWrite: true, StepSynchronizeSRCU: true}
+var sleeps = map[StepKind]bool{StepSleep: true, StepSynchronizeRCU: true, StepMutexLock: true, StepDownRead: true, StepDownWrite: true, StepSynchronizeSRCU: true,
+	StepPercpuDownRead: true, StepPercpuDownWrite: true}
 
 // labelsOf returns every label the steps of the named variants count time
 // under, through their blocks, gates and callbacks, and the machine's idle;

@@ -87,7 +87,7 @@ type lineRaw struct {
 
 type lockRaw struct {
 	Name    string `toml:"name"`
-	Kind    string `toml:"kind"`    // ticket, qspinlock, cna, mcs, tas, ttas, rwlock, mutex, rw_semaphore
+	Kind    string `toml:"kind"`    // ticket, qspinlock, cna, mcs, tas, ttas, rwlock, mutex, rw_semaphore, percpu_rw_semaphore
 	Line    string `toml:"line"`    // a spinlock's word lives on this line, beside its data
 	Backoff string `toml:"backoff"` // a ticket lock's wait per ticket ahead before reading again
 	Claim   string `toml:"claim"`   // qspinlock: how the queue head takes the lock, "store" or "cmpxchg"
@@ -167,6 +167,12 @@ type stepRaw struct {
 	CallSRCU           string `toml:"call_srcu"`
 	RCUReadLockTrace   bool   `toml:"rcu_read_lock_trace"`
 	RCUReadUnlockTrace bool   `toml:"rcu_read_unlock_trace"`
+
+	// The percpu_rw_semaphore (kind = "percpu_rw_semaphore").
+	PercpuDownRead  string `toml:"percpu_down_read"`
+	PercpuUpRead    string `toml:"percpu_up_read"`
+	PercpuDownWrite string `toml:"percpu_down_write"`
+	PercpuUpWrite   string `toml:"percpu_up_write"`
 }
 
 type variantRaw struct {

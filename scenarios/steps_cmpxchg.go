@@ -24,6 +24,8 @@ func (st *Step) builtinSteps() int {
 		return lockrefFallback
 	case StepReadSeqcount, StepReadSeqbegin, StepWriteSeqlock, StepWriteSequnlock:
 		return 1 // read_seqcount_retry; the seqlock's spinlock step
+	case StepPercpuDownWrite:
+		return 2 // rcu_sync_enter's synchronize_rcu, then block and the drain
 	}
 	return 0
 }

@@ -20,7 +20,7 @@ func TestRWSemBadInput(t *testing.T) {
 		{name: "down_write on a line", old: `{ store = "stats" }`, new: `{ down_write = "stats" }`,
 			line: 35, field: "variant.locked.steps[2].down_write", fix: "down_write needs a rw_semaphore"},
 		{name: "rw_semaphore misspelt", old: "name = \"tb6\"\nkind = \"rwlock\"", new: "name = \"tb6\"\nkind = \"rwsemaphore\"",
-			line: 28, field: "lock.kind", fix: "rwlock, mutex or rw_semaphore"},
+			line: 28, field: "lock.kind", fix: "rw_semaphore or percpu_rw_semaphore"},
 	})
 }
 
