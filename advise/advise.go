@@ -238,6 +238,9 @@ func renderStep(st Step) string {
 	if st.Label != "" {
 		kv = append(kv, "label = "+scenarios.Quote(st.Label))
 	}
+	if st.Retries > 0 {
+		kv = append(kv, "retries = "+strconv.Itoa(st.Retries))
+	}
 	if st.Steps != nil {
 		body := make([]string, len(st.Steps))
 		for i, s := range st.Steps {

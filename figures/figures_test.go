@@ -41,6 +41,7 @@ var supported = map[string][]string{
 	"perfbook-cas-small":      {"scaling", "breakdown", "heatmap", "transfers"},
 	"qspinlock":               {"scaling", "breakdown", "heatmap", "changes", "transfers"},
 	"rwsem-count-scheme":      {"scaling", "breakdown", "heatmap", "changes", "transfers"},
+	"rwsem-wlock":             {"scaling", "breakdown", "heatmap", "changes", "transfers"},
 	"paulmck-idle-gp":         {"breakdown", "timeline"},
 	"rcuscale-512":            {}, // the short runs flood 8 CPUs, and its writer sits on CPU 1
 	"rezki-sync-default":      {"breakdown", "timeline"},

@@ -35,9 +35,15 @@ func (w *World) NewMutex(name, label string) (*Mutex, error) {
 	if err != nil {
 		return nil, err
 	}
+	return w.NewMutexOn(line, name, label), nil
+}
+
+// NewMutexOn adds a mutex whose owner word lives on line, beside the data
+// it protects (struct mutex inside the structure it guards).
+func (w *World) NewMutexOn(line *cacheline.Line, name, label string) *Mutex {
 	m := &Mutex{w: w, Name: name, Line: line, Label: w.M.Label(label), holder: -1}
 	w.locks = append(w.locks, m)
-	return m, nil
+	return m
 }
 
 func (m *Mutex) name() string { return m.Name }

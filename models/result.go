@@ -22,6 +22,8 @@ type Result struct {
 	Profile    []LabelResult `json:"profile"` // simulated perf report, largest first
 	Lines      []LineResult  `json:"lines"`   // simulated perf c2c, most transfers first
 	Locks      []LockResult  `json:"locks"`
+	Cmpxchg    []WordResult  `json:"cmpxchg,omitempty"` // the words cmpxchg loops update, by name
+	Seqcounts  []SeqResult   `json:"seqcounts,omitempty"`
 	RCU        RCUResult     `json:"rcu"`
 	Batch      *BatchResult  `json:"batch,omitempty"`
 }
@@ -75,6 +77,24 @@ type LockResult struct {
 	Acquisitions uint64 `json:"acquisitions"`
 	Contended    uint64 `json:"contended"`
 	Retries      uint64 `json:"retries,omitempty"` // failed atomics that went round again
+}
+
+// WordResult is what the cmpxchg loops on one word did.
+type WordResult struct {
+	Name      string `json:"name"`
+	Attempts  uint64 `json:"attempts"`  // cmpxchgs executed
+	Failures  uint64 `json:"failures"`  // cmpxchgs that found the word changed
+	Fallbacks uint64 `json:"fallbacks"` // loops that left for their fallback
+	// Saturations are refcount_t operations that saturated the count.
+	Saturations uint64 `json:"saturations,omitempty"`
+}
+
+// SeqResult is what one seqcount's sections did.
+type SeqResult struct {
+	Name    string `json:"name"`
+	Reads   uint64 `json:"reads"`   // read sections that returned
+	Retries uint64 `json:"retries"` // read sections that went round again
+	Writes  uint64 `json:"writes"`
 }
 
 // RCUResult summarises grace periods and deferred frees.
@@ -177,6 +197,15 @@ func (w *World) result(d *driver, spec RunSpec) *Result {
 		res.Locks = append(res.Locks, lockResult(l))
 	}
 	sort.Slice(res.Locks, func(i, j int) bool { return res.Locks[i].Name < res.Locks[j].Name })
+	for _, wd := range w.words {
+		st := &wd.Stats
+		res.Cmpxchg = append(res.Cmpxchg, WordResult{Name: wd.Name, Attempts: st.Attempts, Failures: st.Failures, Fallbacks: st.Fallbacks, Saturations: st.Saturations})
+	}
+	sort.Slice(res.Cmpxchg, func(i, j int) bool { return res.Cmpxchg[i].Name < res.Cmpxchg[j].Name })
+	for _, s := range w.seqcounts {
+		res.Seqcounts = append(res.Seqcounts, SeqResult{Name: s.Name, Reads: s.Stats.Reads, Retries: s.Stats.Retries, Writes: s.Stats.Writes})
+	}
+	sort.Slice(res.Seqcounts, func(i, j int) bool { return res.Seqcounts[i].Name < res.Seqcounts[j].Name })
 	r := &w.RCU.Stats
 	res.RCU = RCUResult{
 		GracePeriods: r.GracePeriods, Callbacks: r.Callbacks, FreedBytes: r.FreedBytes,
@@ -287,6 +316,10 @@ func lockResult(l locker) LockResult {
 		return LockResult{Name: l.Name, Kind: "rwlock", Acquisitions: l.Stats.Acquisitions, Contended: l.Stats.Contended}
 	case *Mutex:
 		return LockResult{Name: l.Name, Kind: "mutex", Acquisitions: l.Stats.Acquisitions, Contended: l.Stats.Contended}
+	case *RWSem:
+		return LockResult{Name: l.Name, Kind: "rw_semaphore", Acquisitions: l.Stats.Acquisitions, Contended: l.Stats.Contended}
+	case *PercpuRWSem:
+		return LockResult{Name: l.Name, Kind: "percpu_rw_semaphore", Acquisitions: l.Stats.FastReads + l.Stats.SlowReads + l.Stats.Writes, Contended: l.Stats.Slept}
 	}
 	panic("models: unknown lock type")
 }

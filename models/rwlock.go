@@ -57,11 +57,17 @@ func (w *World) NewRWLock(name, read, write string) (*RWLock, error) {
 	if err != nil {
 		return nil, err
 	}
+	return w.NewRWLockOn(line, name, read, write), nil
+}
+
+// NewRWLockOn adds an rwlock whose word lives on line, beside the data it
+// protects: every write to the data is seen by the spinners.
+func (w *World) NewRWLockOn(line *cacheline.Line, name, read, write string) *RWLock {
 	n := w.M.NumCPUs()
 	l := &RWLock{w: w, Name: name, Line: line, Read: w.M.Label(read), Write: w.M.Label(write),
 		readers: make([]int, n), writer: -1, phase: make([]rwPhase, n)}
 	w.locks = append(w.locks, l)
-	return l, nil
+	return l
 }
 
 func (l *RWLock) name() string { return l.Name }

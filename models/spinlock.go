@@ -121,7 +121,10 @@ type Spinlock struct {
 	unlocking []bool      // that store has not landed yet
 	freed     func()      // what the algorithm's word shows once an unlock store lands
 	held      [1]int      // holders' answer, reused: deadlock checks run on every contended wait
-	Stats     LockStats
+	// changes counts the lock's takes and releases: a cmpxchg on a word
+	// that holds the lock (a lockref's) fails when it moved since the read.
+	changes uint64
+	Stats   LockStats
 }
 
 // lockPhase is where a CPU is in lock() or unlock() of one spinlock. Every
@@ -174,13 +177,30 @@ func (l *Spinlock) take(c *cpu.Core, contended bool) {
 		panic(fmt.Sprintf("models: %s: cpu %d acquires while cpu %d holds it", l.Name, c.ID, l.holder))
 	}
 	l.holder = c.ID
+	l.changes++
 	l.phase[c.ID] = outside
 	l.w.acquired(c, &l.Stats, contended)
+}
+
+// unlockedWord reports whether the lock word reads as arch_spin_value_unlocked
+// finds it: no holder, no unlock store still on its way, no waiter queued or
+// pending in it.
+func (l *Spinlock) unlockedWord() bool {
+	if l.holder >= 0 {
+		return false
+	}
+	for id, p := range l.phase {
+		if p != outside || l.unlocking[id] {
+			return false
+		}
+	}
+	return true
 }
 
 // release ends id's hold without a store that lands later (MCS).
 func (l *Spinlock) release(id int) {
 	l.holder = -1
+	l.changes++
 	l.w.percpu[id].spinHeld--
 }
 
@@ -247,6 +267,7 @@ func (l *Spinlock) unlocked(id int, at sim.Time) {
 		l.freed()
 	}
 	l.holder = -1
+	l.changes++
 	l.w.M.Poke(l.Line, at)
 }
 

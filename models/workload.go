@@ -296,6 +296,18 @@ func (w *World) endWarmup(d *driver, now sim.Time) {
 	for _, l := range w.locks {
 		resetLockStats(l)
 	}
+	for _, wd := range w.words {
+		wd.Stats = CmpxchgStats{}
+	}
+	for _, s := range w.seqcounts {
+		s.Stats = SeqStats{}
+	}
+	for _, r := range w.refs {
+		r.Stats = PercpuRefStats{}
+	}
+	for _, s := range w.srcus {
+		s.Stats = SRCUStats{}
+	}
 	w.RCU.Stats.reset(now)
 	w.lockWait = [LockWaitBuckets]uint64{}
 	for _, pc := range w.counters {
@@ -311,6 +323,10 @@ func resetLockStats(l locker) {
 		l.Stats = LockStats{}
 	case *Mutex:
 		l.Stats = LockStats{}
+	case *RWSem:
+		l.Stats = RWSemStats{}
+	case *PercpuRWSem:
+		l.Stats = PercpuRWSemStats{}
 	}
 }
 

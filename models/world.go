@@ -13,7 +13,13 @@ type World struct {
 	RCU    *RCU
 	percpu []coreState
 	locks  []locker
-	gates  int
+	words  []*Word // the words cmpxchg loops update
+	// seqcounts are the sequence counters, whose sections the warm-up
+	// forgets.
+	seqcounts []*Seqcount
+	refs      []*PercpuRef
+	srcus     []*SRCU
+	gates     int
 	// counters are the percpu_counters, whose folds the warm-up forgets.
 	counters []*PercpuCounter
 	// lockWait counts spinning-lock waits by length: bucket i holds waits
@@ -25,14 +31,15 @@ type World struct {
 }
 
 type coreState struct {
-	spinHeld  int // spinlocks and rwlocks held: no sleeping
-	mutexHeld int
-	rcuDepth  int    // rcu_read_lock nesting
-	waitFor   locker // lock this core waits for (deadlock detection)
-	waitSince sim.Time
-	lastJiffy []int64 // per-cpu jiffy gates, by gate id
-	kind      coreKind
-	softirq   softirqQueue // ready RCU callbacks' steps, run at the next packet
+	spinHeld   int // spinlocks and rwlocks held: no sleeping
+	mutexHeld  int
+	rcuDepth   int    // rcu_read_lock nesting
+	traceDepth int    // rcu_read_lock_trace nesting
+	waitFor    locker // lock this core waits for (deadlock detection)
+	waitSince  sim.Time
+	lastJiffy  []int64 // per-cpu jiffy gates, by gate id
+	kind       coreKind
+	softirq    softirqQueue // ready RCU callbacks' steps, run at the next packet
 }
 
 type coreKind uint8

@@ -53,12 +53,20 @@ type builder struct {
 	spin   map[string]*models.Spinlock
 	rw     map[string]*models.RWLock
 	mutex  map[string]*models.Mutex
-	balls  map[string]*models.PingPong      // pingpong steps, one ball per line
-	counts map[string]*models.PercpuCounter // percpu_counters, by their per-cpu line
-	err    error                            // the first step that cannot run as set (a param set to 0)
-	items  int64                            // the most items a scan may walk
-	v      *Variant
-	at     []frame // where compile is in v, for errors
+	rwsem  map[string]*models.RWSem
+	// pcpuRwsem are the percpu_rw_semaphores, by name.
+	pcpuRwsem map[string]*models.PercpuRWSem
+	balls     map[string]*models.PingPong      // pingpong steps, one ball per line
+	counts    map[string]*models.PercpuCounter // percpu_counters, by their per-cpu line
+	words     map[*cacheline.Line]*models.Word // the words cmpxchg loops update, by line
+	seqs      map[*cacheline.Line]*models.Seqcount
+	refs      map[string]*models.PercpuRef // percpu_refs, by their per-cpu line
+	srcus     map[string]*models.SRCU      // srcu_structs, by their line
+	task      *cacheline.Line              // the tasks' own lines (trc_reader_nesting)
+	err       error                        // the first step that cannot run as set (a param set to 0)
+	items     int64                        // the most items a scan may walk
+	v         *Variant
+	at        []frame // where compile is in v, for errors
 	// callbacks are the compiled callback blocks, by name.
 	callbacks map[string][]cpu.Step
 }
@@ -132,7 +140,8 @@ func (s *Scenario) Build(p Point) (*models.World, models.RunSpec, error) {
 	}
 	w.Items = wl.InitialItems
 	b := &builder{s: s, w: w, params: params, ghz: prof.GHz, items: wl.InitialItems + wl.BatchOps, lines: map[string]*cacheline.Line{},
-		spin: map[string]*models.Spinlock{}, rw: map[string]*models.RWLock{}, mutex: map[string]*models.Mutex{}}
+		spin: map[string]*models.Spinlock{}, rw: map[string]*models.RWLock{}, mutex: map[string]*models.Mutex{}, rwsem: map[string]*models.RWSem{},
+		pcpuRwsem: map[string]*models.PercpuRWSem{}}
 	if err := b.declare(); err != nil {
 		return nil, models.RunSpec{}, err
 	}
@@ -340,9 +349,33 @@ func (b *builder) declare() error {
 		var err error
 		switch l.class {
 		case rwlockClass:
-			b.rw[l.Name], err = w.NewRWLock(l.Name, acq, rel)
+			if l.Line != "" {
+				b.rw[l.Name] = w.NewRWLockOn(b.lines[l.Line], l.Name, acq, rel)
+			} else {
+				b.rw[l.Name], err = w.NewRWLock(l.Name, acq, rel)
+			}
+		case percpuRwsemClass:
+			line := b.lines[l.Line]
+			if line == nil {
+				line, err = w.M.NewLine(l.Name, false)
+			}
+			if err == nil {
+				b.pcpuRwsem[l.Name] = w.NewPercpuRWSem(l.Name, line, b.hiddenLine(l.Name+".read_count"), acq)
+			}
+		case rwsemClass:
+			line := b.lines[l.Line]
+			if line == nil {
+				line, err = w.M.NewLine(l.Name, false)
+			}
+			if err == nil {
+				b.rwsem[l.Name] = w.NewRWSemOn(line, l.Name, acq, rel)
+			}
 		case mutexClass:
-			b.mutex[l.Name], err = w.NewMutex(l.Name, acq)
+			if l.Line != "" {
+				b.mutex[l.Name] = w.NewMutexOn(b.lines[l.Line], l.Name, acq)
+			} else {
+				b.mutex[l.Name], err = w.NewMutex(l.Name, acq)
+			}
 		default:
 			if l.Line != "" {
 				b.spin[l.Name] = w.NewSpinlockOn(b.lines[l.Line], l.Name, l.spin, acq, rel)
@@ -446,6 +479,15 @@ func (b *builder) compile(steps []Step, depth int, block string) []cpu.Step {
 			out = append(out, body...)
 		case StepBlock:
 			out = append(out, b.compile(b.s.Blocks[st.Arg], depth+1, st.Arg)...)
+		case StepCmpxchg, StepLockrefGet, StepLockrefGetNotDead, StepLockrefPutReturn:
+			out = append(out, b.loop(st, depth)...)
+		case StepWriteSeqcountBegin, StepWriteSeqcountEnd, StepReadSeqcount, StepWriteSeqlock, StepWriteSequnlock, StepReadSeqbegin:
+			out = append(out, b.seq(st, depth)...)
+		case StepPercpuDownWrite:
+			s := b.pcpuRwsem[st.Arg]
+			out = append(out, &models.PercpuRCUSyncEnter{S: s}, &models.SynchronizeRCU{W: b.w, Label: b.label(st)}, &models.PercpuDownWrite{S: s})
+		case StepRefcountInc, StepRefcountDecAndTest, StepRefcountIncNotZero, StepPercpuRefGet, StepPercpuRefPut, StepPercpuRefTrygetLive, StepPercpuRefKill:
+			out = append(out, b.ref(st, depth)...)
 		case StepCallRCU:
 			if len(st.Steps) == 0 {
 				out = append(out, b.step(st))
@@ -509,6 +551,30 @@ func (b *builder) step(st *Step) cpu.Step {
 		return &models.MutexLockStep{M: b.mutex[st.Arg]}
 	case StepMutexUnlock:
 		return &models.MutexUnlockStep{M: b.mutex[st.Arg]}
+	case StepDownRead:
+		return &models.DownReadStep{S: b.rwsem[st.Arg]}
+	case StepUpRead:
+		return &models.UpReadStep{S: b.rwsem[st.Arg]}
+	case StepDownWrite:
+		return &models.DownWriteStep{S: b.rwsem[st.Arg]}
+	case StepUpWrite:
+		return &models.UpWriteStep{S: b.rwsem[st.Arg]}
+	case StepPercpuDownRead:
+		return &models.PercpuDownRead{S: b.pcpuRwsem[st.Arg]}
+	case StepPercpuUpRead:
+		return &models.PercpuUpRead{S: b.pcpuRwsem[st.Arg]}
+	case StepPercpuUpWrite:
+		return &models.PercpuUpWrite{S: b.pcpuRwsem[st.Arg]}
+	case StepSRCUReadLock:
+		return &models.SRCUReadLock{S: b.srcu(st.Arg), Label: b.label(st)}
+	case StepSRCUReadUnlock:
+		return &models.SRCUReadUnlock{S: b.srcu(st.Arg), Label: b.label(st)}
+	case StepSynchronizeSRCU:
+		return &models.SynchronizeSRCU{S: b.srcu(st.Arg), Label: b.label(st)}
+	case StepCallSRCU:
+		return &models.CallSRCU{S: b.srcu(st.Arg)}
+	case StepRCUReadLockTrace, StepRCUReadUnlockTrace:
+		return &models.TraceReadLock{W: w, Line: b.taskLine(), Unlock: st.Kind == StepRCUReadUnlockTrace, Label: b.label(st)}
 	case StepPercpuCounterInc, StepPercpuCounterDec:
 		delta := int64(1)
 		if st.Kind == StepPercpuCounterDec {

@@ -87,6 +87,7 @@ func check(raw *fileRaw, loc *locator) (*Scenario, error) {
 	for i, l := range raw.Line {
 		back := c.from(fmt.Sprintf("line[%d]", i))
 		c.percpuCounter(l, raw.Line)
+		c.percpuRef(l, raw.Line)
 		back()
 	}
 	for i, l := range raw.Lock {
@@ -229,13 +230,11 @@ func (c *checker) lock(i int, l lockRaw, names map[string]string, lines []lineRa
 	lk.class, lk.spin = parseLockKind(l.Kind)
 	kind := lk.class.String()
 	if lk.class == notALock {
-		c.fail("lock.kind", append(a, quote(l.Name), "kind"), "%q is not a lock kind; use ticket, qspinlock, cna, mcs, tas, ttas, rwlock or mutex", l.Kind)
+		c.fail("lock.kind", append(a, quote(l.Name), "kind"), "%q is not a lock kind; use ticket, qspinlock, cna, mcs, tas, ttas, rwlock, mutex, rw_semaphore or percpu_rw_semaphore", l.Kind)
 	}
 	if l.Line != "" {
 		at := append(a, quote(l.Name), keyNeedle("line"))
 		switch {
-		case lk.class != spinlockClass:
-			c.fail("lock.line", at, "a %s's word cannot be placed on a line; only spinlocks (ticket, qspinlock, cna, mcs, tas, ttas) take line", kind)
 		case names[l.Line] != "line":
 			c.fail("lock.line", at, "%q is not a defined line; declare it under [[line]] before the lock, or fix the name", l.Line)
 		case slices.ContainsFunc(lines, func(x lineRaw) bool { return x.Name == l.Line && x.PerCPU }):
@@ -637,10 +636,12 @@ func (c *checker) kernelOverrides(k *kernelRaw, kern *models.Kernel) {
 
 // usesOf says which steps take a line or a lock of each kind.
 var usesOf = map[string]string{
-	"line":     "use load, store, rmw, pingpong or pingpong_read on a line",
-	"spinlock": "use lock and unlock on a spinlock",
-	"rwlock":   "use read_lock, read_unlock, write_lock and write_unlock on a rwlock",
-	"mutex":    "use mutex_lock and mutex_unlock on a mutex",
+	"line":                "use load, store, rmw, pingpong or pingpong_read on a line",
+	"spinlock":            "use lock and unlock (or lockref_get, lockref_get_not_dead and lockref_put_return) on a spinlock",
+	"rwlock":              "use read_lock, read_unlock, write_lock and write_unlock on a rwlock",
+	"mutex":               "use mutex_lock and mutex_unlock on a mutex",
+	"rw_semaphore":        "use down_read, up_read, down_write and up_write on a rw_semaphore",
+	"percpu_rw_semaphore": "use percpu_down_read, percpu_up_read, percpu_down_write and percpu_up_write on a percpu_rw_semaphore",
 }
 
 // wants says what kind of name a step's operand must be, for the steps on a
@@ -651,6 +652,15 @@ var wants = map[StepKind]string{
 	StepReadLock: "rwlock", StepReadUnlock: "rwlock", StepWriteLock: "rwlock", StepWriteUnlock: "rwlock",
 	StepMutexLock: "mutex", StepMutexUnlock: "mutex",
 	StepPercpuCounterInc: "line", StepPercpuCounterDec: "line",
+	StepCmpxchg: "line", StepLockrefGet: "spinlock", StepLockrefGetNotDead: "spinlock", StepLockrefPutReturn: "spinlock",
+	StepWriteSeqcountBegin: "line", StepWriteSeqcountEnd: "line", StepReadSeqcount: "line",
+	StepWriteSeqlock: "spinlock", StepWriteSequnlock: "spinlock", StepReadSeqbegin: "spinlock",
+	StepRefcountInc: "line", StepRefcountDecAndTest: "line", StepRefcountIncNotZero: "line",
+	StepPercpuRefGet: "line", StepPercpuRefPut: "line", StepPercpuRefTrygetLive: "line", StepPercpuRefKill: "line",
+	StepDownRead: "rw_semaphore", StepUpRead: "rw_semaphore", StepDownWrite: "rw_semaphore", StepUpWrite: "rw_semaphore",
+	StepSRCUReadLock: "line", StepSRCUReadUnlock: "line", StepSynchronizeSRCU: "line", StepCallSRCU: "line",
+	StepPercpuDownRead: "percpu_rw_semaphore", StepPercpuUpRead: "percpu_rw_semaphore",
+	StepPercpuDownWrite: "percpu_rw_semaphore", StepPercpuUpWrite: "percpu_rw_semaphore",
 }
 
 // steps checks a step list and returns it parsed.
@@ -680,6 +690,9 @@ func (c *checker) steps(where string, anchors []string, steps []stepRaw, names m
 		// The step is the line holding its key and operand together.
 		at := append(append([]string{}, anchors...), sameLine(st.Kind.String(), st.operand()))
 		c.step(field, at, &st, names)
+		c.loopFields(field, at, raw, &st)
+		c.seqLine(field, at, &st)
+		c.refLine(field, at, &st)
 		c.callback(field, at, &st)
 		c.free(field, at, &st)
 		switch {
@@ -690,8 +703,16 @@ func (c *checker) steps(where string, anchors []string, steps []stepRaw, names m
 			st.Steps = c.steps(field, at, raw.Steps, names, depth+1)
 		case st.Kind == StepCallRCU && len(raw.Steps) > 0:
 			st.Steps = c.inlineCallback(field, at, &st, raw.Steps, names, depth)
+		case st.Kind.readSection():
+			st.Steps = c.readSection(field, at, &st, raw.Steps, names, depth)
+		case st.Kind.guards() && len(raw.Steps) > 0:
+			st.Steps = c.steps(field, at, raw.Steps, names, depth+1)
+		case st.Kind.hasFallback() && len(raw.Steps) > 0:
+			if raw.Fallback == "" {
+				st.Steps = c.steps(field, at, raw.Steps, names, depth+1)
+			}
 		case len(raw.Steps) > 0:
-			c.fail(field+".steps", at, "only once_per_jiffy (the steps it guards) and call_rcu (its callback's) have nested steps")
+			c.fail(field+".steps", at, "only once_per_jiffy (the steps it guards), call_rcu (its callback's), cmpxchg and lockref_put_return (their fallback's), read_seqcount and read_seqbegin (their read section's), refcount_dec_and_test, refcount_inc_not_zero and percpu_ref_tryget_live (the steps they guard) have nested steps")
 		}
 		out = append(out, st)
 	}
@@ -1330,7 +1351,7 @@ func (c *checker) blockSizes(blocks map[string][]Step) map[string]int {
 				case st.Kind == StepCallRCU: // a callback is a program of its own
 					n++
 				default:
-					n += 1 + walk(st.Steps)
+					n += 1 + st.builtinSteps() + walk(st.Steps)
 				}
 				n = min(n, MaxProgramSteps+1)
 			}
@@ -1355,7 +1376,7 @@ func expandedSize(steps []Step, sizes map[string]int) int {
 		case StepCallRCU: // a callback is a program of its own
 			n++
 		default:
-			n += 1 + expandedSize(steps[i].Steps, sizes)
+			n += 1 + steps[i].builtinSteps() + expandedSize(steps[i].Steps, sizes)
 		}
 		n = min(n, MaxProgramSteps+1)
 	}

@@ -145,7 +145,7 @@ var badCases = []badCase{
 	{name: "callback in place with a lock in its jiffy gate", old: `{ compute = "work" }`, new: `{ call_rcu = 0, steps = [ { once_per_jiffy = "percpu", steps = [ { lock = "qlock" } ] } ] }`,
 		line: 33, field: "variant.locked.steps[0].steps", fix: "step 1's step 1 is a lock step; a callback runs in softirq"},
 	{name: "nested steps on a store", old: `{ store = "stats" }`, new: `{ store = "stats", steps = [ { compute = "work" } ] }`,
-		line: 35, field: "variant.locked.steps[2].steps", fix: "only once_per_jiffy (the steps it guards) and call_rcu (its callback's)"},
+		line: 35, field: "variant.locked.steps[2].steps", fix: "only once_per_jiffy (the steps it guards), call_rcu (its callback's)"},
 	{name: "percpu_counter on a shared line", old: `name = "stats"`, new: "name = \"stats\"\npercpu_counter = \"stats\"",
 		line: 21, field: "line.percpu_counter", fix: "set percpu = true"},
 	{name: "batch on a line that is no percpu_counter", old: `name = "stats"`, new: "name = \"stats\"\nbatch = 4",
@@ -317,8 +317,11 @@ var badCases = []badCase{
 		line: 47, field: "sweep.placement", fix: "rename one"},
 }
 
-func TestBadInput(t *testing.T) {
-	for _, tc := range badCases {
+func TestBadInput(t *testing.T) { checkBadCases(t, badCases) }
+
+// checkBadCases makes each case's edits and checks the error they give.
+func checkBadCases(t *testing.T, cases []badCase) {
+	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			var err error
 			if tc.files != nil {

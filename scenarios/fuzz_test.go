@@ -96,7 +96,33 @@ func FuzzParse(f *testing.F) {
 	// A callback written in place.
 	f.Add([]byte(strings.Replace(good, "{ compute = \"work\" },", "{ compute = \"work\" }, { call_rcu = 64, steps = [ { rmw = \"stats\" }, { compute = \"work\" } ] },", 1)))
 	f.Add([]byte(strings.Replace(good, "{ compute = \"work\" },", "{ scan = \"1ns\" }, { sleep = \"1us\" }, { call_rcu = 64 }, { synchronize_rcu = true },\n  { once_per_jiffy = \"percpu\", steps = [ { rmw = \"stats\" } ] },", 1)))
+	// A lockref on a spinlock beside its data, and cmpxchg loops with and
+	// without retries and a fallback.
+	f.Add([]byte(strings.NewReplacer("name = \"qlock\"\nkind = \"ticket\"", "name = \"qlock\"\nkind = \"qspinlock\"\nline = \"stats\"",
+		"\n[[variant]]", "\n[block]\nslow = [ { lock = \"qlock\" }, { unlock = \"qlock\" } ]\n\n[[variant]]",
+		"{ lock = \"qlock\" },\n  { store = \"stats\" },\n  { unlock = \"qlock\" },",
+		"{ lockref_get = \"qlock\" }, { lockref_get_not_dead = \"qlock\" },\n  { lockref_put_return = \"qlock\", fallback = \"slow\" }, { lockref_put_return = \"qlock\" },\n  { cmpxchg = \"stats\" }, { cmpxchg = \"stats\", retries = 1, fallback = \"slow\" },").Replace(good)))
 
+	// A seqlock's writer and readers, and a seqcount's read section.
+	f.Add([]byte(strings.NewReplacer("name = \"qlock\"\nkind = \"ticket\"", "name = \"qlock\"\nkind = \"qspinlock\"\nline = \"stats\"",
+		"{ lock = \"qlock\" },\n  { store = \"stats\" },\n  { unlock = \"qlock\" },",
+		"{ write_seqlock = \"qlock\" }, { compute = \"work\" }, { write_sequnlock = \"qlock\" },\n  { read_seqbegin = \"qlock\", steps = [ { load = \"stats\" } ] },\n  { read_seqcount = \"stats\", steps = [ { compute = \"work\" } ] },").Replace(good)))
+	// A refcount_t and a percpu_ref, killed by the same packets that use it.
+	f.Add([]byte(strings.NewReplacer("[[lock]]\nname = \"qlock\"", "[[line]]\nname = \"rc\"\n\n[[line]]\nname = \"rp\"\npercpu = true\npercpu_ref = \"rc\"\n\n[[lock]]\nname = \"qlock\"",
+		"{ lock = \"qlock\" },\n  { store = \"stats\" },\n  { unlock = \"qlock\" },",
+		"{ refcount_inc = \"stats\" }, { refcount_dec_and_test = \"stats\", steps = [ { compute = \"work\" } ] }, { refcount_inc_not_zero = \"stats\" },\n  { percpu_ref_get = \"rp\" }, { percpu_ref_put = \"rp\" }, { percpu_ref_tryget_live = \"rp\", steps = [ { percpu_ref_put = \"rp\" } ] }, { percpu_ref_kill = \"rp\" },").Replace(good)))
+	// A rw_semaphore beside its data, read and written.
+	f.Add([]byte(strings.NewReplacer("name = \"tb6\"\nkind = \"rwlock\"", "name = \"tb6\"\nkind = \"rw_semaphore\"\nline = \"stats\"",
+		"{ lock = \"qlock\" },\n  { store = \"stats\" },\n  { unlock = \"qlock\" },",
+		"{ down_read = \"tb6\" }, { load = \"stats\" }, { up_read = \"tb6\" },\n  { down_write = \"tb6\" }, { store = \"stats\" }, { up_write = \"tb6\" },").Replace(good)))
+	// SRCU readers that sleep, a synchronize_srcu and a call_srcu, and a Tasks
+	// Trace reader.
+	f.Add([]byte(strings.NewReplacer("{ lock = \"qlock\" },\n  { store = \"stats\" },\n  { unlock = \"qlock\" },",
+		"{ srcu_read_lock = \"stats\" }, { sleep = \"1us\" }, { srcu_read_unlock = \"stats\" },\n  { synchronize_srcu = \"stats\" }, { call_srcu = \"stats\" },\n  { rcu_read_lock_trace = true }, { rcu_read_unlock_trace = true },").Replace(good)))
+	// A percpu_rw_semaphore read and written by the same packets.
+	f.Add([]byte(strings.NewReplacer("name = \"tb6\"\nkind = \"rwlock\"", "name = \"tb6\"\nkind = \"percpu_rw_semaphore\"",
+		"{ lock = \"qlock\" },\n  { store = \"stats\" },\n  { unlock = \"qlock\" },",
+		"{ percpu_down_read = \"tb6\" }, { percpu_up_read = \"tb6\" },\n  { percpu_down_write = \"tb6\" }, { store = \"stats\" }, { percpu_up_write = \"tb6\" },").Replace(good)))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var s *scenarios.Scenario
 		var err error

@@ -8,11 +8,26 @@ import "slices"
 // (contend advise) see it.
 func (s *Scenario) Inline(v *Variant) []Step { return s.inline(v.Steps) }
 
-// RunsCallbacks reports whether v queues call_rcu callbacks that have steps:
-// its CPUs then run them before each packet.
+// RunsCallbacks reports whether v queues RCU callbacks that have steps (a
+// call_rcu's, a percpu_ref_kill's): its CPUs then run them before each
+// packet.
 func (s *Scenario) RunsCallbacks(v *Variant) bool {
-	return slices.ContainsFunc(s.Inline(v), func(st Step) bool {
+	return runsCallbacks(s.Inline(v))
+}
+
+// runsCallbacks reports whether steps, inlined, queue callbacks that have
+// steps: a call_rcu's written among them, a kfree_rcu's free, or a
+// percpu_ref_kill's switch to atomic mode anywhere in them.
+func runsCallbacks(steps []Step) bool {
+	return slices.ContainsFunc(steps, func(st Step) bool {
 		return (st.Kind == StepCallRCU && len(st.Steps) > 0) || (st.Kind == StepKfreeRCU && st.Free != "")
+	}) || kills(steps)
+}
+
+// kills reports whether steps, or the steps they guard, kill a percpu_ref.
+func kills(steps []Step) bool {
+	return slices.ContainsFunc(steps, func(st Step) bool {
+		return st.Kind == StepPercpuRefKill || st.Kind == StepPercpuUpWrite || st.Kind != StepCallRCU && kills(st.Steps)
 	})
 }
 
@@ -23,8 +38,10 @@ func (s *Scenario) inline(steps []Step) []Step {
 		case StepBlock:
 			out = append(out, s.inline(s.Blocks[st.Arg])...)
 			continue
-		case StepOncePerJiffy:
+		case StepOncePerJiffy, StepReadSeqcount, StepReadSeqbegin, StepRefcountDecAndTest, StepRefcountIncNotZero, StepPercpuRefTrygetLive:
 			st.Steps = s.inline(st.Steps)
+		case StepCmpxchg, StepLockrefPutReturn: // the fallback, written in place
+			st.Steps, st.Fallback = s.inline(st.Steps), ""
 		case StepCallRCU:
 			if st.Callback != "" {
 				st.Steps, st.Callback = s.Blocks[st.Callback], ""

@@ -65,6 +65,37 @@ const (
 	StepBlock
 	StepPercpuCounterInc
 	StepPercpuCounterDec
+	StepCmpxchg
+	StepLockrefGet
+	StepLockrefGetNotDead
+	StepLockrefPutReturn
+	StepWriteSeqcountBegin
+	StepWriteSeqcountEnd
+	StepReadSeqcount
+	StepWriteSeqlock
+	StepWriteSequnlock
+	StepReadSeqbegin
+	StepRefcountInc
+	StepRefcountDecAndTest
+	StepRefcountIncNotZero
+	StepPercpuRefGet
+	StepPercpuRefPut
+	StepPercpuRefTrygetLive
+	StepPercpuRefKill
+	StepDownRead
+	StepUpRead
+	StepDownWrite
+	StepUpWrite
+	StepSRCUReadLock
+	StepSRCUReadUnlock
+	StepSynchronizeSRCU
+	StepCallSRCU
+	StepRCUReadLockTrace
+	StepRCUReadUnlockTrace
+	StepPercpuDownRead
+	StepPercpuUpRead
+	StepPercpuDownWrite
+	StepPercpuUpWrite
 	numStepKinds
 )
 
@@ -72,7 +103,14 @@ const (
 var stepKeys = [numStepKinds]string{"", "compute", "load", "store", "rmw", "pingpong", "pingpong_read", "smp_mb", "lock", "unlock",
 	"read_lock", "read_unlock", "write_lock", "write_unlock", "mutex_lock", "mutex_unlock",
 	"rcu_read_lock", "rcu_read_unlock", "synchronize_rcu", "call_rcu", "queue_rcu_work", "kfree_rcu",
-	"sleep", "scan", "once_per_jiffy", "block", "percpu_counter_inc", "percpu_counter_dec"}
+	"sleep", "scan", "once_per_jiffy", "block", "percpu_counter_inc", "percpu_counter_dec",
+	"cmpxchg", "lockref_get", "lockref_get_not_dead", "lockref_put_return",
+	"write_seqcount_begin", "write_seqcount_end", "read_seqcount", "write_seqlock", "write_sequnlock", "read_seqbegin",
+	"refcount_inc", "refcount_dec_and_test", "refcount_inc_not_zero",
+	"percpu_ref_get", "percpu_ref_put", "percpu_ref_tryget_live", "percpu_ref_kill",
+	"down_read", "up_read", "down_write", "up_write",
+	"srcu_read_lock", "srcu_read_unlock", "synchronize_srcu", "call_srcu", "rcu_read_lock_trace", "rcu_read_unlock_trace",
+	"percpu_down_read", "percpu_up_read", "percpu_down_write", "percpu_up_write"}
 
 // String is the step's key in a scenario file.
 func (k StepKind) String() string { return stepKeys[k] }
@@ -80,7 +118,8 @@ func (k StepKind) String() string { return stepKeys[k] }
 // Flag says whether the step is written with true (rcu_read_lock = true):
 // it has no operand.
 func (k StepKind) Flag() bool {
-	return k == StepSmpMb || k == StepRCUReadLock || k == StepRCUReadUnlock || k == StepSynchronizeRCU
+	return k == StepSmpMb || k == StepRCUReadLock || k == StepRCUReadUnlock || k == StepSynchronizeRCU ||
+		k == StepRCUReadLockTrace || k == StepRCUReadUnlockTrace
 }
 
 // freesBytes says whether the step's operand is a size freed after a grace
@@ -107,6 +146,10 @@ type Step struct {
 	// Free is a kfree_rcu's cost to the kworker that frees its objects
 	// after the grace period (kfree_rcu_work): a duration or a param.
 	Free string
+	// Retries bounds a cmpxchg loop (0: until it succeeds); Fallback names
+	// the block it runs when it gives up, which Steps then calls.
+	Retries  int
+	Fallback string
 }
 
 // operand is the value of the step's key as written, to find it in its file.
@@ -148,7 +191,10 @@ func kindsOf(st *stepRaw) []StepKind {
 
 // parseStep reads a raw step of kind k; the checker adds its nested steps.
 func parseStep(st *stepRaw, k StepKind) Step {
-	out := Step{Kind: k, Label: st.Label, Callback: st.Callback, Free: st.Free}
+	out := Step{Kind: k, Label: st.Label, Callback: st.Callback, Free: st.Free, Fallback: st.Fallback}
+	if st.Retries != nil {
+		out.Retries = *st.Retries
+	}
 	switch f := reflect.ValueOf(st).Elem().Field(stepFields[k]); f.Kind() {
 	case reflect.String:
 		out.Arg = f.String()
@@ -162,13 +208,17 @@ func parseStep(st *stepRaw, k StepKind) Step {
 type lockClass uint8
 
 const (
-	notALock      lockClass = iota
-	spinlockClass           // ticket, qspinlock, cna, mcs, tas, ttas: lock and unlock
-	rwlockClass             // read_lock, read_unlock, write_lock, write_unlock
-	mutexClass              // mutex_lock, mutex_unlock
+	notALock         lockClass = iota
+	spinlockClass              // ticket, qspinlock, cna, mcs, tas, ttas: lock and unlock
+	rwlockClass                // read_lock, read_unlock, write_lock, write_unlock
+	mutexClass                 // mutex_lock, mutex_unlock
+	rwsemClass                 // down_read, up_read, down_write, up_write
+	percpuRwsemClass           // percpu_down_read, percpu_up_read, percpu_down_write, percpu_up_write
 )
 
-func (c lockClass) String() string { return [...]string{"", "spinlock", "rwlock", "mutex"}[c] }
+func (c lockClass) String() string {
+	return [...]string{"", "spinlock", "rwlock", "mutex", "rw_semaphore", "percpu_rw_semaphore"}[c]
+}
 
 // parseLockKind reads a [[lock]] kind: its class and, for a spinlock, the
 // implementation.
@@ -178,6 +228,10 @@ func parseLockKind(k string) (lockClass, models.LockKind) {
 		return rwlockClass, 0
 	case "mutex":
 		return mutexClass, 0
+	case "rw_semaphore":
+		return rwsemClass, 0
+	case "percpu_rw_semaphore":
+		return percpuRwsemClass, 0
 	}
 	if spin, ok := models.ParseLockKind(k); ok {
 		return spinlockClass, spin

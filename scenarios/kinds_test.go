@@ -16,7 +16,7 @@ func TestStepKindsCoverTheSchema(t *testing.T) {
 	kinds := 0
 	for i := 0; i < typ.NumField(); i++ {
 		key := strings.Split(typ.Field(i).Tag.Get("toml"), ",")[0]
-		if key == "label" || key == "steps" || key == "callback" || key == "free" {
+		if key == "label" || key == "steps" || key == "callback" || key == "free" || key == "retries" || key == "fallback" {
 			continue
 		}
 		kinds++
@@ -56,7 +56,7 @@ func TestWorkloadKindRoundTrip(t *testing.T) {
 func TestParseLockKind(t *testing.T) {
 	t.Parallel()
 	for k, want := range map[string]lockClass{"ticket": spinlockClass, "qspinlock": spinlockClass, "cna": spinlockClass, "mcs": spinlockClass,
-		"tas": spinlockClass, "ttas": spinlockClass, "rwlock": rwlockClass, "mutex": mutexClass, "spinlock": notALock, "": notALock} {
+		"tas": spinlockClass, "ttas": spinlockClass, "rwlock": rwlockClass, "mutex": mutexClass, "rw_semaphore": rwsemClass, "percpu_rw_semaphore": percpuRwsemClass, "spinlock": notALock, "": notALock} {
 		class, spin := parseLockKind(k)
 		if class != want {
 			t.Errorf("parseLockKind(%q) is a %q; want a %q", k, class, want)

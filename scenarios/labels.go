@@ -12,13 +12,22 @@ var stepLabels = map[StepKind]string{
 	StepCompute: "compute", StepPingPong: "cmpxchg", StepPingPongRead: "cmpxchg", StepOncePerJiffy: "jiffies",
 	StepPercpuCounterInc: "percpu_counter_add", StepPercpuCounterDec: "percpu_counter_add", StepSmpMb: "smp_mb",
 	StepSynchronizeRCU: "synchronize_rcu", StepSleep: "schedule_timeout", StepScan: "scan",
+	StepLockrefGet: "lockref_get", StepLockrefGetNotDead: "lockref_get_not_dead", StepLockrefPutReturn: "lockref_put_return",
+	StepWriteSeqcountBegin: "write_seqcount_begin", StepWriteSeqcountEnd: "write_seqcount_end", StepReadSeqcount: "read_seqcount_begin",
+	StepWriteSeqlock: "write_seqlock", StepWriteSequnlock: "write_sequnlock", StepReadSeqbegin: "read_seqbegin",
+	StepRefcountInc: "refcount_inc", StepRefcountDecAndTest: "refcount_dec_and_test", StepRefcountIncNotZero: "refcount_inc_not_zero",
+	StepPercpuRefGet: "percpu_ref_get", StepPercpuRefPut: "percpu_ref_put", StepPercpuRefTrygetLive: "percpu_ref_tryget_live",
+	StepPercpuRefKill: "percpu_ref_kill",
+	StepSRCUReadLock:  "__srcu_read_lock", StepSRCUReadUnlock: "__srcu_read_unlock", StepSynchronizeSRCU: "synchronize_srcu",
+	StepCallSRCU: "call_srcu", StepRCUReadLockTrace: "rcu_read_lock_trace", StepRCUReadUnlockTrace: "rcu_read_unlock_trace",
+	StepPercpuDownWrite: "rcu_sync_enter", // the first writer's grace period; the rest under the lock's label
 }
 
 // labelName is the label st's own time is counted under; false for the
 // steps that count theirs under a lock's labels, or under no label (the
 // RCU steps that only queue a callback).
 func (st *Step) labelName() (string, bool) {
-	if _, ok := accessOps[st.Kind]; ok {
+	if _, ok := accessOps[st.Kind]; ok || st.Kind == StepCmpxchg {
 		return or(st.Label, st.Arg), true
 	}
 	def, ok := stepLabels[st.Kind]
@@ -34,15 +43,24 @@ func (l *Lock) labels() (acquire, release string) {
 		return or(l.Acquire, "_raw_read_lock"), or(l.Release, "_raw_write_lock")
 	case mutexClass:
 		return or(l.Acquire, "mutex_lock"), ""
+	case rwsemClass:
+		return or(l.Acquire, "down_read"), or(l.Release, "down_write")
+	case percpuRwsemClass:
+		return or(l.Acquire, "percpu_down_read"), ""
 	}
 	return or(l.Acquire, "_raw_spin_lock"), or(l.Release, "_raw_spin_unlock")
 }
+
+// refSwitchLabel is the label of a percpu_ref's switch to atomic mode, the
+// RCU callback its kill queues.
+const refSwitchLabel = "percpu_ref_switch_to_atomic_rcu"
 
 // foldLabel is the label of a percpu_counter's fold into its shared count.
 const foldLabel = "__percpu_counter_add"
 
 // sleeps are the steps that block their CPU, off it until they wake.
-var sleeps = map[StepKind]bool{StepSleep: true, StepSynchronizeRCU: true, StepMutexLock: true}
+var sleeps = map[StepKind]bool{StepSleep: true, StepSynchronizeRCU: true, StepMutexLock: true, StepDownRead: true, StepDownWrite: true, StepSynchronizeSRCU: true,
+	StepPercpuDownRead: true, StepPercpuDownWrite: true}
 
 // labelsOf returns every label the steps of the named variants count time
 // under, through their blocks, gates and callbacks, and the machine's idle;
@@ -62,6 +80,9 @@ func (s *Scenario) labelsOf(offCPU bool, variants ...string) []string {
 			}
 			if (st.Kind == StepPercpuCounterInc || st.Kind == StepPercpuCounterDec) && !offCPU {
 				set[foldLabel] = true
+			}
+			if st.Kind == StepPercpuRefKill && !offCPU {
+				set[refSwitchLabel] = true
 			}
 			if wants[st.Kind] != "" && wants[st.Kind] != "line" && (!offCPU || sleeps[st.Kind]) {
 				if j := slices.IndexFunc(s.Locks, func(l Lock) bool { return l.Name == st.Arg }); j >= 0 {

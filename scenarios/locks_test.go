@@ -16,7 +16,7 @@ func TestLockLineAndBackoffErrors(t *testing.T) {
 		name, new, field, fix string
 	}{
 		{"line not defined", "kind = \"ticket\"\nline = \"statz\"", "lock.line", "not a defined line"},
-		{"line on an rwlock", "kind = \"rwlock\"\nline = \"stats\"", "lock.line", "only spinlocks"},
+		{"rwlock's line not defined", "kind = \"rwlock\"\nline = \"statz\"", "lock.line", "not a defined line"},
 		{"backoff on qspinlock", "kind = \"qspinlock\"\nbackoff = \"20ns\"", "lock.backoff", "only a ticket lock backs off"},
 		{"backoff not a duration", "kind = \"ticket\"\nbackoff = \"fast\"", "lock.backoff", "duration"},
 		{"claim on mcs", "kind = \"mcs\"\nclaim = \"cmpxchg\"", "lock.claim", "only a qspinlock's queue head claims"},

@@ -57,7 +57,7 @@ var outsideSeeds = map[string]bool{"same-node": true, "different-nodes": true, "
 	"x5550-same-cpu": true, "x5550-on-core": true, "x5550-off-core": true, "x5550-off-socket": true,
 	"i7-8750h-same-cpu": true, "i7-8750h-on-core": true, "i7-8750h-off-core": true,
 	"8176-same-cpu": true, "8176-on-core": true, "8176-off-core": true, "8176-off-socket": true,
-	"ivbex-rlock": true, "x5-4-1": true, "x5-4-2": true, "x5-4-4": true, "x5-4-8": true, "x5-4-16": true,
+	"ivbex-rlock": true, "ivbex-wlock": true, "x5-4-1": true, "x5-4-2": true, "x5-4-4": true, "x5-4-8": true, "x5-4-16": true,
 	"x5-4-32": true, "x5-4-36": true, "x5-4-72": true, "x5-4-108": true, "x5-4-142": true,
 	// rcu-corpus.csv, the cases that state a CPU count
 	"rcuscale-512": true, "rezki-sync-default": true, "rezki-sync-wake-from-gp": true, "paulmck-idle-gp": true}

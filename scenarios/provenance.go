@@ -68,6 +68,7 @@ func (s *Scenario) locateIn(steps []Step, k int) []frame {
 			}
 			inner[0].block = st.Arg
 			return append([]frame{here}, inner...)
+		case k > 0 && k-1 >= expandedSize(st.Steps, s.blockSizes): // a step it adds after its body: the step as written
 		case k > 0: // inside a once_per_jiffy body, after its gate
 			inner := s.locateIn(st.Steps, k-1)
 			if inner == nil {
@@ -88,7 +89,7 @@ func (s *Scenario) compiledSize(st *Step) int {
 	case StepCallRCU: // its callback is a program of its own
 		return 1
 	}
-	return 1 + expandedSize(st.Steps, s.blockSizes)
+	return 1 + st.builtinSteps() + expandedSize(st.Steps, s.blockSizes)
 }
 
 // stepError places msg at the innermost frame of chain, in the file that

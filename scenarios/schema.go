@@ -88,12 +88,15 @@ type lineRaw struct {
 	// into the count on this shared line every Batch (default Linux's).
 	PercpuCounter string `toml:"percpu_counter"`
 	Batch         *int64 `toml:"batch"`
-	Note          string `toml:"note"`
+	// PercpuRef makes a per-cpu line a percpu_ref's counters, its atomic
+	// count on this shared line.
+	PercpuRef string `toml:"percpu_ref"`
+	Note      string `toml:"note"`
 }
 
 type lockRaw struct {
 	Name    string `toml:"name"`
-	Kind    string `toml:"kind"`    // ticket, qspinlock, cna, mcs, tas, ttas, rwlock, mutex
+	Kind    string `toml:"kind"`    // ticket, qspinlock, cna, mcs, tas, ttas, rwlock, mutex, rw_semaphore, percpu_rw_semaphore
 	Line    string `toml:"line"`    // a spinlock's word lives on this line, beside its data
 	Backoff string `toml:"backoff"` // a ticket lock's wait per ticket ahead before reading again
 	Claim   string `toml:"claim"`   // qspinlock: how the queue head takes the lock, "store" or "cmpxchg"
@@ -135,6 +138,51 @@ type stepRaw struct {
 	Callback      string    `toml:"callback"`           // call_rcu: the block its callback runs, in softirq on the calling CPU
 	Free          string    `toml:"free"`               // kfree_rcu: what the kworker spends freeing this call's objects
 	Label         string    `toml:"label"`
+
+	// The cmpxchg loop and the steps built on it (steps_cmpxchg.go).
+	Cmpxchg           string `toml:"cmpxchg"`              // a cmpxchg loop on a line's word
+	LockrefGet        string `toml:"lockref_get"`          // lockref_get on a spinlock's lockref
+	LockrefGetNotDead string `toml:"lockref_get_not_dead"` // lockref_get_not_dead
+	LockrefPutReturn  string `toml:"lockref_put_return"`   // lockref_put_return
+	Retries           *int   `toml:"retries"`              // cmpxchg: attempts before the fallback
+	Fallback          string `toml:"fallback"`             // cmpxchg, lockref_put_return: the block run when the loop gives up
+
+	// Sequence counters and seqlocks (steps_seqlock.go).
+	WriteSeqcountBegin string `toml:"write_seqcount_begin"` // a seqcount on a line
+	WriteSeqcountEnd   string `toml:"write_seqcount_end"`
+	ReadSeqcount       string `toml:"read_seqcount"`   // a read section: steps, retried while a writer came
+	WriteSeqlock       string `toml:"write_seqlock"`   // a spinlock and the seqcount on its line
+	WriteSequnlock     string `toml:"write_sequnlock"` //
+	ReadSeqbegin       string `toml:"read_seqbegin"`   // a seqlock's read section: steps
+
+	// refcount_t and percpu_ref (steps_refcount.go).
+	RefcountInc         string `toml:"refcount_inc"`          // a refcount_t on a line
+	RefcountDecAndTest  string `toml:"refcount_dec_and_test"` // steps: the caller's free, run at zero
+	RefcountIncNotZero  string `toml:"refcount_inc_not_zero"` // steps: run when it gives up at zero
+	PercpuRefGet        string `toml:"percpu_ref_get"`        // a percpu_ref's per-cpu line
+	PercpuRefPut        string `toml:"percpu_ref_put"`
+	PercpuRefTrygetLive string `toml:"percpu_ref_tryget_live"` // steps: run holding the reference taken
+	PercpuRefKill       string `toml:"percpu_ref_kill"`
+
+	// The rw_semaphore (kind = "rw_semaphore").
+	DownRead  string `toml:"down_read"`
+	UpRead    string `toml:"up_read"`
+	DownWrite string `toml:"down_write"`
+	UpWrite   string `toml:"up_write"`
+
+	// SRCU on an srcu_struct's line, and the RCU Tasks Trace read side.
+	SRCUReadLock       string `toml:"srcu_read_lock"`
+	SRCUReadUnlock     string `toml:"srcu_read_unlock"`
+	SynchronizeSRCU    string `toml:"synchronize_srcu"`
+	CallSRCU           string `toml:"call_srcu"`
+	RCUReadLockTrace   bool   `toml:"rcu_read_lock_trace"`
+	RCUReadUnlockTrace bool   `toml:"rcu_read_unlock_trace"`
+
+	// The percpu_rw_semaphore (kind = "percpu_rw_semaphore").
+	PercpuDownRead  string `toml:"percpu_down_read"`
+	PercpuUpRead    string `toml:"percpu_up_read"`
+	PercpuDownWrite string `toml:"percpu_down_write"`
+	PercpuUpWrite   string `toml:"percpu_up_write"`
 }
 
 type variantRaw struct {
