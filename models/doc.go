@@ -11,7 +11,13 @@
 // served at the line, not when the core issues it. Counters are stores and
 // atomics on shared or per-cpu lines, a percpu_counter folds a CPU's delta
 // into the shared count once it reaches the batch, and the per-jiffy lazy
-// forms of seed 004 gate a block of steps on the jiffies clock.
+// forms of seed 004 gate a block of steps on the jiffies clock. The
+// primitives built on them are files of their own, each opening with the
+// kernel source it follows: cmpxchg loops and lockref (cmpxchg.go,
+// lockref.go), seqcount and seqlock (seqlock.go), refcount_t and
+// percpu_ref (refcount.go, percpu_ref.go), rw_semaphore and
+// percpu_rw_semaphore (rwsem.go, percpu_rwsem.go), SRCU and the RCU Tasks
+// Trace read side (srcu.go).
 // RCU follows kernel/rcu/tree.c: a CPU's tick asks for a grace period, a
 // kthread starts it and scans for idle CPUs on jiffies (force-quiescent-state
 // delays from HZ and nr_cpu_ids), busy CPUs report at their ticks, and

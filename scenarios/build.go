@@ -359,8 +359,12 @@ func (b *builder) declare() error {
 			if line == nil {
 				line, err = w.M.NewLine(l.Name, false)
 			}
+			var counts *cacheline.Line
 			if err == nil {
-				b.pcpuRwsem[l.Name] = w.NewPercpuRWSem(l.Name, line, b.hiddenLine(l.Name+".read_count"), acq)
+				counts, err = w.M.NewLine(l.Name+".read_count", true) // a name the file takes is refused here
+			}
+			if err == nil {
+				b.pcpuRwsem[l.Name] = w.NewPercpuRWSem(l.Name, line, counts, acq)
 			}
 		case rwsemClass:
 			line := b.lines[l.Line]
