@@ -4,9 +4,10 @@ import (
 	"fmt"
 	"io/fs"
 	"runtime"
-	"runtime/debug"
 	"strings"
 	"time"
+
+	"contend/internal/version"
 )
 
 // Provenance says where and when a profile was measured.
@@ -94,19 +95,7 @@ func firstLine(fsys fs.FS, name string) string {
 	return strings.TrimSpace(l)
 }
 
-func toolVersion() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "contend (unknown build)"
-	}
-	v := "contend " + bi.Main.Version
-	for _, s := range bi.Settings {
-		if s.Key == "vcs.revision" {
-			v += " " + s.Value
-		}
-	}
-	return v
-}
+func toolVersion() string { return version.Tool() }
 
 // lines returns the provenance as comment lines for a profile file.
 func (p Provenance) lines() []string {

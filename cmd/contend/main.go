@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 
+	"contend/internal/version"
 	"contend/report"
 )
 
@@ -31,6 +32,7 @@ commands:
   serve      a browser page that runs scenarios and draws them live
   calibrate  measure this machine with microbenchmarks and write its hardware profile
   import     turn a measured table, perf stat or perf report text into reference points
+  version    which build this is (also --version)
 
 A scenario is a built-in name (see list) or a path to a .toml file.
 Run 'contend <command> -h' for its flags.
@@ -46,6 +48,14 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		"list": cmdList, "run": cmdRun, "sweep": cmdSweep, "validate": cmdValidate,
 		"explain": cmdExplain, "fit": cmdFit, "plot": cmdPlot, "serve": cmdServe,
 		"calibrate": cmdCalibrate, "import": cmdImport, "merge": cmdMerge, "advise": cmdAdvise,
+	}
+	if args[0] == "version" || args[0] == "--version" || args[0] == "-version" {
+		if len(args) > 1 && args[0] == "version" {
+			fmt.Fprintf(stderr, "contend version: takes no arguments (got %s)\n", report.TermText(args[1]))
+			return 2
+		}
+		fmt.Fprintln(stdout, version.Line())
+		return 0
 	}
 	cmd, ok := cmds[args[0]]
 	if !ok {
