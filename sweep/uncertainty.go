@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -99,4 +100,12 @@ func Intervals(s *scenarios.Scenario, se *scenarios.Series, seed int64, n int, r
 		out[i] = Interval{b, b.Low <= measured[i] && measured[i] <= b.High}
 	}
 	return out, nil
+}
+
+// CheckSamples refuses a sample count that gives no interval.
+func CheckSamples(n int) error {
+	if n == 1 {
+		return fmt.Errorf("--uncertainty %d: give at least 2 samples (20 or more for a useful 90%% interval), or 0 for none", n)
+	}
+	return nil
 }

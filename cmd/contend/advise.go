@@ -24,7 +24,7 @@ func cmdAdvise(args []string, stdout, stderr io.Writer) error {
 	if err := parse(fs, &o, args); err != nil {
 		return err
 	}
-	if err := checkSamples(*samples); err != nil {
+	if err := sweep.CheckSamples(*samples); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {

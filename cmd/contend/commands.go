@@ -53,7 +53,7 @@ func runTables(name string, axes bool, args []string, stdout, stderr io.Writer) 
 	if fs.NArg() == 0 {
 		return fmt.Errorf("name a scenario: contend %s ingress (see contend list)", name)
 	}
-	if err := checkSamples(*samples); err != nil {
+	if err := sweep.CheckSamples(*samples); err != nil {
 		return err
 	}
 	slice, err := sh.slice()
@@ -108,7 +108,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	if err := parse(fs, &o, args); err != nil {
 		return err
 	}
-	if err := checkSamples(*samples); err != nil {
+	if err := sweep.CheckSamples(*samples); err != nil {
 		return err
 	}
 	if *onlyChanges && *samples > 0 {
