@@ -167,7 +167,7 @@ func TestAdviseWrite(t *testing.T) {
 		{"netdev-refcnt", "--variant", "atomic-refcnt", "--cores", "2"},
 		{filepath.Join("..", "..", "advise", "testdata", "unlock.toml"), "--variant", "locked"},
 	} {
-		dir := t.TempDir()
+		dir := filepath.Join(t.TempDir(), "advice", "new") // made by --write
 		a := adviseJSONOf(t, append(args, "--write", dir)...)
 		if len(a.Rows) == 0 {
 			t.Fatalf("%s: no rows", args[0])
@@ -254,7 +254,7 @@ func TestAdviseBadInput(t *testing.T) {
 		{[]string{"ingress", "--variant", "locked", "--series", "nope"}, `--series "nope": ingress has no such series; use one of ingress-bare, ingress-u32`},
 		{[]string{"ingress", "--variant", "locked", "--cores", "0"}, "--cores 0: give a number of CPUs, from 1 to 1024"},
 		{[]string{"ingress", "--variant", "locked", "--cores", "-3"}, "--cores -3: give a number of CPUs, from 1 to 1024"},
-		{[]string{"ingress", "--variant", "locked", "--write", notDir}, "--write " + notDir + ": not a directory; create it"},
+		{[]string{"ingress", "--variant", "locked", "--write", notDir}, "--write " + notDir + ": not a directory but a file"},
 		{[]string{"--variant", "locked"}, "name one scenario: contend advise ingress"},
 	} {
 		_, errOut, code := contend(t, append([]string{"advise"}, tc.args...)...)

@@ -74,13 +74,23 @@ func WriteFile(flag, path string, data []byte) error {
 }
 
 // CheckDir accepts as the folder of an output flag (advise --write) an
-// existing directory.
+// existing directory, and makes one that does not exist yet (with its
+// parents, as mkdir -p does).
 func CheckDir(flag, dir string) error {
 	if dir == "" {
 		return nil
 	}
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return fmt.Errorf("%s %s: not a directory; create it (mkdir -p %s) or name another", flag, dir, dir)
+	st, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("%s %s: %w; name a folder that can be made", flag, dir, UnwrapPath(err))
+		}
+		return nil
+	case err != nil:
+		return fmt.Errorf("%s %s: %w", flag, dir, UnwrapPath(err))
+	case !st.IsDir():
+		return fmt.Errorf("%s %s: not a directory but a file; name a folder (made if it does not exist)", flag, dir)
 	}
 	return nil
 }
