@@ -7,6 +7,7 @@ import (
 	"image/color"
 	"io"
 	"math"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -25,6 +26,19 @@ var Kinds = []string{"scaling", "breakdown", "heatmap", "timeline", "insertion",
 
 // Formats are the output formats Render writes, named by file extension.
 var Formats = []string{"svg", "png", "pdf", "eps"}
+
+// FormatOf says which format a figure written to path takes, from its
+// extension: SVG when path is empty (stdout).
+func FormatOf(path string) (string, error) {
+	if path == "" {
+		return "svg", nil
+	}
+	format := strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
+	if !slices.Contains(Formats, format) {
+		return "", fmt.Errorf("-o %s: the extension names the format; use .svg, .png, .pdf or .eps", path)
+	}
+	return format, nil
+}
 
 // Width is one column of a two-column paper.
 const Width = 3.4 * vg.Inch

@@ -114,10 +114,17 @@ func progress(o *options, name string) func(done, total int) {
 	if o.quiet || !ok {
 		return nil
 	}
-	if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+	if isTerminal(f) {
 		return sweep.ProgressBar(f)
 	}
 	return sweep.ProgressLines(f, name, time.Now, time.Tick(progressEvery))
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	st, err := f.Stat()
+	return ok && err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 const progressEvery = 5 * time.Second

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 
@@ -21,7 +20,7 @@ func fitCorpus(o *options, param, gridText string, args []string, stdout io.Writ
 	}
 	grid, err := scenarios.ParseGrid(gridText)
 	if err != nil {
-		return errors.New(report.TermText(err.Error()))
+		return err // Main escapes it
 	}
 	names := args
 	if len(names) == 0 {

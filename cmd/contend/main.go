@@ -49,9 +49,9 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		"explain": cmdExplain, "fit": cmdFit, "plot": cmdPlot, "serve": cmdServe,
 		"calibrate": cmdCalibrate, "import": cmdImport, "merge": cmdMerge, "advise": cmdAdvise,
 	}
-	if args[0] == "version" || args[0] == "--version" || args[0] == "-version" {
-		if len(args) > 1 && args[0] == "version" {
-			fmt.Fprintf(stderr, "contend version: takes no arguments (got %s)\n", report.TermText(args[1]))
+	if v := args[0]; v == "version" || v == "--version" || v == "-version" {
+		if len(args) > 1 {
+			fmt.Fprintf(stderr, "contend %s: takes no arguments (got %s)\n", v, report.TermText(args[1]))
 			return 2
 		}
 		fmt.Fprintln(stdout, version.Line())

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -37,12 +35,12 @@ func cmdPlot(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() != 1 {
 		return fmt.Errorf("name one scenario: contend plot ingress -o fig.svg [--kind %s]", strings.Join(figures.Kinds, "|"))
 	}
-	format := "svg"
-	if o.out != "" {
-		format = strings.TrimPrefix(strings.ToLower(filepath.Ext(o.out)), ".")
-		if !slices.Contains(figures.Formats, format) {
-			return fmt.Errorf("-o %s: the extension names the format; use .svg, .png, .pdf or .eps", o.out)
-		}
+	if o.out == "" && isTerminal(stdout) {
+		return fmt.Errorf("a figure is not for a terminal: give -o fig.svg (or .png, .pdf, .eps), or send stdout to a file")
+	}
+	format, err := figures.FormatOf(o.out)
+	if err != nil {
+		return err
 	}
 	if err := iofiles.CheckPath("--csv", *csvOut); err != nil {
 		return err
@@ -74,5 +72,9 @@ func cmdPlot(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	return emit(&o, stdout, bytes.NewBuffer(data))
+	if err := emit(&o, stdout, bytes.NewBuffer(data)); err != nil || o.out == "" || o.quiet {
+		return err
+	}
+	fmt.Fprintf(stderr, "plot: wrote %s (%s, %d bytes)\n", report.TermText(o.out), format, len(data))
+	return nil
 }

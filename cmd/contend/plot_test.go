@@ -15,8 +15,9 @@ func TestPlotWritesFigureAndTable(t *testing.T) {
 	fig, table := filepath.Join(dir, "fig.svg"), filepath.Join(dir, "fig.csv")
 	var first []byte
 	for i := range 2 {
-		if out := mustRun(t, "plot", "ingress", "--kind", "breakdown", "--series", "ingress-u32", "--x", "2", "-o", fig, "--csv", table); out != "" {
-			t.Fatalf("stdout not empty: %q", out)
+		out, errOut, code := contend(t, "plot", "ingress", "--kind", "breakdown", "--series", "ingress-u32", "--x", "2", "-o", fig, "--csv", table)
+		if code != 0 || out != "" || !strings.HasPrefix(errOut, "plot: wrote "+fig+" (svg, ") {
+			t.Fatalf("status %d, stdout %q, stderr %q; want 0, nothing, and what it wrote", code, out, errOut)
 		}
 		svg, err := os.ReadFile(fig)
 		if err != nil {
