@@ -200,6 +200,9 @@ func (s *System) Access(now sim.Time, core int, l *Line, op Op, hold sim.Time) R
 	st.Accesses++
 	st.ByCore[core]++
 	if l.graceHit(now, core, op, hold) {
+		if op != Load && l.readOnly {
+			panicReadOnly(l, op)
+		}
 		if op != Load && l.prevLeft > 0 {
 			l.prevLeft--
 		}
@@ -259,6 +262,9 @@ func (s *System) Access(now sim.Time, core int, l *Line, op Op, hold sim.Time) R
 		from, serial = Memory, false
 		l.owner, l.dirty = core, false // Exclusive
 	default:
+		if l.readOnly {
+			panicReadOnly(l, op)
+		}
 		var owner int
 		from, owner = s.ownership(core, l)
 		snoop, taken = owner, true
@@ -292,6 +298,10 @@ func (s *System) Access(now sim.Time, core int, l *Line, op Op, hold sim.Time) R
 		s.Trace(Transfer{Core: core, Line: l, Op: op, Asked: now, Start: start, End: done, From: from, HITM: st.HITM != hitm})
 	}
 	return Result{Done: done, Queued: q, Transfer: service, From: from}
+}
+
+func panicReadOnly(l *Line, op Op) {
+	panic(fmt.Sprintf("cacheline: %v of line %q, which was marked read-only", op, l.Name))
 }
 
 // keepUntilSnoop lets owner, which a request started at start is taking the
@@ -330,6 +340,9 @@ func (s *System) Hit(now sim.Time, core int, l *Line, op Op, hold sim.Time) bool
 	l.Stats.ByCore[core]++
 	l.Stats.Hits++
 	if op != Load {
+		if l.readOnly {
+			panicReadOnly(l, op)
+		}
 		l.freeAt = max(l.freeAt, now+hold)
 		l.dirty = l.dirty || l.owner == core
 	}

@@ -127,8 +127,11 @@ func (c *Core) Load(p *Program, d Driver) {
 		c.code[i].then = thenEnd
 		if i+1 < len(c.code) {
 			c.code[i].then = thenShared
-			if c.code[i+1].local {
+			switch next := &c.code[i+1]; {
+			case next.local:
 				c.code[i].then = thenLocal
+			case next.readOnly:
+				c.code[i].then = thenReadOnly
 			}
 		}
 	}
