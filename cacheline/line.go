@@ -129,6 +129,7 @@ type Line struct {
 type watcher struct {
 	core int
 	w    Waker
+	from sim.Time // when the core starts watching
 }
 
 // Owner returns the owning core, or -1.
@@ -192,10 +193,11 @@ func (l *Line) ResetStats() {
 	l.Stats = Stats{ByCore: by, TransfersBy: tby}
 }
 
-// WatchedByOthers reports whether a core other than core spins on l.
-func (l *Line) WatchedByOthers(core int) bool {
+// WatchedByOthers reports whether a core other than core spins on l at
+// now.
+func (l *Line) WatchedByOthers(core int, now sim.Time) bool {
 	for _, w := range l.watchers {
-		if w.core != core {
+		if w.core != core && w.from <= now {
 			return true
 		}
 	}

@@ -1,7 +1,9 @@
 package cacheline
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 
 	"contend/sim"
 )
@@ -18,6 +20,9 @@ type System struct {
 	lines  []*Line
 	byName map[string]*Line
 	woken  []watcher // scratch for wakeLosers; LineLost must not access lines
+	// More scratch for wakeLosers, to put the woken in order.
+	keys        []uint64
+	sortedWoken []watcher
 
 	// Where each CPU sits, looked up once: an access never divides or scans
 	// the machine, so its cost does not grow with the number of cores.
@@ -461,8 +466,14 @@ func (s *System) Poke(l *Line, at sim.Time) { s.wakeLosers(l, -1, at) }
 
 // Watch asks for w to be woken when core loses its copy of l. The core must
 // hold the line; a core that does not is woken at once by the caller's logic.
-func (s *System) Watch(l *Line, core int, w Waker) {
-	l.watchers = append(l.watchers, watcher{core: core, w: w})
+func (s *System) Watch(l *Line, core int, w Waker) { s.WatchFrom(l, core, w, s.eng.Now()) }
+
+// WatchFrom is Watch for a core that starts watching at from, not at the
+// engine's time: one whose read, made ahead, brings the copy it watches
+// then. Watchers are woken in the order they started watching, first
+// asked first among equal times, as if each had asked at its time.
+func (s *System) WatchFrom(l *Line, core int, w Waker, from sim.Time) {
+	l.watchers = append(l.watchers, watcher{core: core, w: w, from: from})
 }
 
 // Unwatch removes w from l's watchers.
@@ -490,10 +501,41 @@ func (s *System) wakeLosers(l *Line, writer int, at sim.Time) {
 	}
 	l.watchers = keep
 	s.woken = woken
+	woken = s.inOrder(woken)
 	for _, x := range woken {
 		x.w.LineLost(at)
 	}
 }
+
+// inOrder returns ws in the order they started watching, first listed
+// first among equal times: sorting the times with each one's place below
+// it, one sort of integers, when they span less than 2^47 ps.
+func (s *System) inOrder(ws []watcher) []watcher {
+	if slices.IsSortedFunc(ws, compareWatchers) {
+		return ws
+	}
+	lo, hi := ws[0].from, ws[0].from
+	for _, w := range ws {
+		lo, hi = min(lo, w.from), max(hi, w.from)
+	}
+	if hi-lo >= 1<<47 || len(ws) > 1<<16 {
+		slices.SortStableFunc(ws, compareWatchers)
+		return ws
+	}
+	keys := s.keys[:0]
+	for i, w := range ws {
+		keys = append(keys, uint64(w.from-lo)<<16|uint64(i))
+	}
+	slices.Sort(keys)
+	out := s.sortedWoken[:0]
+	for _, k := range keys {
+		out = append(out, ws[k&(1<<16-1)])
+	}
+	s.keys, s.sortedWoken, s.woken = keys, ws, out
+	return out
+}
+
+func compareWatchers(a, b watcher) int { return cmp.Compare(a.from, b.from) }
 
 // HoldUntil keeps l at its owner until at: later requests wait for it. The
 // owner holds it from the access that brought it, so the line is busy

@@ -443,3 +443,35 @@ func TestReadOnlyLine(t *testing.T) {
 	}()
 	s2.Access(sim.Nanosecond, 0, ls2[0], cacheline.Store, 0)
 }
+
+// orderRecord notes which watcher a line woke, in order.
+type orderRecord struct {
+	id    int
+	woken *[]int
+}
+
+func (w orderRecord) LineLost(sim.Time) { *w.woken = append(*w.woken, w.id) }
+
+// A core that starts watching at a time of its own (WatchFrom) is woken
+// among the others in the order they started watching, listed order among
+// equal times, and watches nothing before then.
+func TestWatchFromOrder(t *testing.T) {
+	s, ls := newSystem(t, grid{n: 8, perSocket: 8}, "word")
+	l := ls[0]
+	froms := []sim.Time{50, 20, 90, 20, 0, 70}
+	for c := range froms {
+		s.Access(0, c, l, cacheline.Load, 0)
+	}
+	var woken []int
+	for c, from := range froms {
+		s.WatchFrom(l, c, orderRecord{id: c, woken: &woken}, from)
+	}
+	if !l.WatchedByOthers(7, 10) || l.WatchedByOthers(4, 10) {
+		t.Errorf("at 10: watched by others than 7 %v, than 4 %v; want true (4 watches from 0) and false",
+			l.WatchedByOthers(7, 10), l.WatchedByOthers(4, 10))
+	}
+	s.Access(100, 7, l, cacheline.Store, 0)
+	if want := []int{4, 1, 3, 0, 5, 2}; !slices.Equal(woken, want) {
+		t.Errorf("woken in the order %v; want %v (by the time each started watching)", woken, want)
+	}
+}

@@ -93,6 +93,8 @@ type Core struct {
 	drained sim.Time // when the last store commits
 	landed  sim.Time // when the last store's line reached this core: others see it from then
 
+	spin spinner // what the core spins on with SpinRereads, while it does
+
 	acct      []*account // by label; a label's account never moves
 	Completed uint64     // programs completed in the measured interval
 }

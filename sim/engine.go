@@ -81,6 +81,27 @@ func (e *Engine) Pending() int {
 	return len(e.heap)
 }
 
+// NextAt returns the time of the earliest scheduled event, leaving out the
+// one Step is firing, or Never if there is none: a model may do work that
+// must come before every other event up to then within the event it fires.
+// Cost: O(1).
+func (e *Engine) NextAt() Time {
+	h := e.heap
+	if e.firing == nil {
+		if len(h) == 0 {
+			return Never
+		}
+		return h[0].ev.at
+	}
+	// The firing event is still at the root: the earliest other one is
+	// among its children.
+	n := min(len(h), 5)
+	if n <= 1 {
+		return Never
+	}
+	return h[earliest(h, 1, n)].ev.at
+}
+
 // Schedule puts ev at time at, moving it if it is already scheduled. Events at
 // equal times fire in the order they were (re)scheduled. Cost: O(log n).
 func (e *Engine) Schedule(ev *Event, at Time) {
