@@ -1,9 +1,7 @@
 package cacheline
 
 import (
-	"cmp"
 	"fmt"
-	"slices"
 
 	"contend/sim"
 )
@@ -19,10 +17,8 @@ type System struct {
 	lat    Latencies
 	lines  []*Line
 	byName map[string]*Line
-	woken  []watcher // scratch for wakeLosers; LineLost must not access lines
-	// More scratch for wakeLosers, to put the woken in order.
-	keys        []uint64
-	sortedWoken []watcher
+	woken  []watcher           // scratch for wakeLosers; LineLost must not access lines
+	order  sim.Sorter[watcher] // puts the woken in the order they started watching
 
 	// Where each CPU sits, looked up once: an access never divides or scans
 	// the machine, so its cost does not grow with the number of cores.
@@ -98,6 +94,7 @@ const (
 // NewSystem returns an empty system.
 func NewSystem(eng *sim.Engine, topo Topology, lat Latencies) *System {
 	s := &System{eng: eng, topo: topo, lat: lat, byName: map[string]*Line{}}
+	s.order.At = func(w *watcher) sim.Time { return w.from }
 	n := topo.NumCores()
 	s.socket, s.group, s.phys = make([]int32, n), make([]int32, n), make([]int32, n)
 	byPhys := map[int32][]int32{}
@@ -501,41 +498,13 @@ func (s *System) wakeLosers(l *Line, writer int, at sim.Time) {
 	}
 	l.watchers = keep
 	s.woken = woken
-	woken = s.inOrder(woken)
+	// In the order they started watching.
+	woken = s.order.Sort(woken)
+	s.woken = woken
 	for _, x := range woken {
 		x.w.LineLost(at)
 	}
 }
-
-// inOrder returns ws in the order they started watching, first listed
-// first among equal times: sorting the times with each one's place below
-// it, one sort of integers, when they span less than 2^47 ps.
-func (s *System) inOrder(ws []watcher) []watcher {
-	if slices.IsSortedFunc(ws, compareWatchers) {
-		return ws
-	}
-	lo, hi := ws[0].from, ws[0].from
-	for _, w := range ws {
-		lo, hi = min(lo, w.from), max(hi, w.from)
-	}
-	if hi-lo >= 1<<47 || len(ws) > 1<<16 {
-		slices.SortStableFunc(ws, compareWatchers)
-		return ws
-	}
-	keys := s.keys[:0]
-	for i, w := range ws {
-		keys = append(keys, uint64(w.from-lo)<<16|uint64(i))
-	}
-	slices.Sort(keys)
-	out := s.sortedWoken[:0]
-	for _, k := range keys {
-		out = append(out, ws[k&(1<<16-1)])
-	}
-	s.keys, s.sortedWoken, s.woken = keys, ws, out
-	return out
-}
-
-func compareWatchers(a, b watcher) int { return cmp.Compare(a.from, b.from) }
 
 // HoldUntil keeps l at its owner until at: later requests wait for it. The
 // owner holds it from the access that brought it, so the line is busy

@@ -85,6 +85,7 @@ func NewMachine(p Profile, seed uint64) (*Machine, error) {
 		m.lines.Jitter = m.Duration
 	}
 	m.rereadEv.Action = sim.ActionFunc(m.serveRereads)
+	m.rereads.sorter.At = func(r *reread) sim.Time { return r.at }
 	m.Label("idle")
 	m.cores = make([]*Core, p.NumCPUs())
 	for i := range m.cores {

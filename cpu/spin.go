@@ -2,7 +2,6 @@ package cpu
 
 import (
 	"cmp"
-	"slices"
 
 	"contend/cacheline"
 	"contend/sim"
@@ -172,9 +171,7 @@ type rereadQueue struct {
 	spare  []reread // the next sorted, made by merging
 	near   []reread // queued while serving: a binary heap
 	seq    uint64
-	// Scratch for sortIn.
-	keys    []uint64
-	spareIn []reread
+	sorter sim.Sorter[reread]
 }
 
 type reread struct {
@@ -251,7 +248,7 @@ func (a *reread) before(b *reread) bool { return a.at < b.at || a.at == b.at && 
 // first returns the earliest queued read, or nil if none is queued.
 func (q *rereadQueue) first() *reread {
 	if len(q.in) > 0 {
-		q.sortIn()
+		q.in = q.sorter.Sort(q.in)
 		q.spare = mergeRereads(q.spare[:0], q.sorted[q.head:], q.in)
 		q.sorted, q.spare, q.head = q.spare, q.sorted, 0
 		clear(q.in)
@@ -277,34 +274,6 @@ func (q *rereadQueue) pop(it *reread) {
 	if q.head++; q.head == len(q.sorted) {
 		q.sorted, q.head = q.sorted[:0], 0
 	}
-}
-
-// sortIn sorts the reads queued since the last sort. They were queued in
-// the order of their seq, so sorting their times with each read's place
-// below it keeps equal times in that order: one sort of integers, cheaper
-// than one of the reads by a comparison function, when the times span
-// less than 2^47 ps (which a write's wave of reads, a pause apart at most,
-// does).
-func (q *rereadQueue) sortIn() {
-	in := q.in
-	lo, hi := in[0].at, in[0].at
-	for i := range in {
-		lo, hi = min(lo, in[i].at), max(hi, in[i].at)
-	}
-	if hi-lo >= 1<<47 || len(in) > 1<<16 {
-		slices.SortFunc(in, compareRereads)
-		return
-	}
-	keys := q.keys[:0]
-	for i := range in {
-		keys = append(keys, uint64(in[i].at-lo)<<16|uint64(i))
-	}
-	slices.Sort(keys)
-	out := q.spareIn[:0]
-	for _, k := range keys {
-		out = append(out, in[k&(1<<16-1)])
-	}
-	q.keys, q.in, q.spareIn = keys, out, in
 }
 
 // mergeRereads appends the sorted a and b to out, in order.
