@@ -78,7 +78,10 @@
 //
 // Every ownership request invalidates all the other copies in one
 // broadcast, whose cost is that of the farthest one, and wakes the cores
-// watching the line (spinners) when it completes.
+// watching the line (spinners) when it completes, in the order they started
+// watching. A line no access of the run writes can be marked read-only
+// (MarkReadOnly): its copies are never taken, so a load of one a core holds
+// hits whenever it is made.
 //
 // # Contention
 //

@@ -105,6 +105,11 @@ type Line struct {
 	ID     int
 	PerCPU bool // one private copy per core; never transferred
 
+	// readOnly says that no access of the run stores to the line or
+	// changes it atomically (MarkReadOnly): a core that holds a copy keeps
+	// it to the end.
+	readOnly bool
+
 	owner     int // Modified or Exclusive here; -1: none
 	dirty     bool
 	fwd       int      // ForwardOwner: the sharer that forwards the line (MOESI's Owned, or the last owner of a clean one); -1: none
@@ -124,6 +129,7 @@ type Line struct {
 type watcher struct {
 	core int
 	w    Waker
+	from sim.Time // when the core starts watching
 }
 
 // Owner returns the owning core, or -1.
@@ -143,6 +149,17 @@ func (l *Line) KeptUntil(core int) sim.Time {
 	}
 	return 0
 }
+
+// MarkReadOnly says that no store or atomic of the run will ever reach l:
+// what a static check of every program finds for a line no step writes.
+// A core that has a copy then keeps it to the end of the run, so its loads
+// of the line hit whenever they run (cpu runs them ahead of the clock). A
+// store or atomic that reaches the line all the same panics: the check
+// that marked it was wrong.
+func (l *Line) MarkReadOnly() { l.readOnly = true }
+
+// ReadOnly reports whether MarkReadOnly marked l.
+func (l *Line) ReadOnly() bool { return l.readOnly }
 
 // Sharers returns the cores holding a shared copy, in increasing order.
 func (l *Line) Sharers() []int {
@@ -176,10 +193,11 @@ func (l *Line) ResetStats() {
 	l.Stats = Stats{ByCore: by, TransfersBy: tby}
 }
 
-// WatchedByOthers reports whether a core other than core spins on l.
-func (l *Line) WatchedByOthers(core int) bool {
+// WatchedByOthers reports whether a core other than core spins on l at
+// now.
+func (l *Line) WatchedByOthers(core int, now sim.Time) bool {
 	for _, w := range l.watchers {
-		if w.core != core {
+		if w.core != core && w.from <= now {
 			return true
 		}
 	}

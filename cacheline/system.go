@@ -17,7 +17,8 @@ type System struct {
 	lat    Latencies
 	lines  []*Line
 	byName map[string]*Line
-	woken  []watcher // scratch for wakeLosers; LineLost must not access lines
+	woken  []watcher           // scratch for wakeLosers; LineLost must not access lines
+	order  sim.Sorter[watcher] // puts the woken in the order they started watching
 
 	// Where each CPU sits, looked up once: an access never divides or scans
 	// the machine, so its cost does not grow with the number of cores.
@@ -93,6 +94,7 @@ const (
 // NewSystem returns an empty system.
 func NewSystem(eng *sim.Engine, topo Topology, lat Latencies) *System {
 	s := &System{eng: eng, topo: topo, lat: lat, byName: map[string]*Line{}}
+	s.order.At = func(w *watcher) sim.Time { return w.from }
 	n := topo.NumCores()
 	s.socket, s.group, s.phys = make([]int32, n), make([]int32, n), make([]int32, n)
 	byPhys := map[int32][]int32{}
@@ -200,6 +202,9 @@ func (s *System) Access(now sim.Time, core int, l *Line, op Op, hold sim.Time) R
 	st.Accesses++
 	st.ByCore[core]++
 	if l.graceHit(now, core, op, hold) {
+		if op != Load && l.readOnly {
+			panicReadOnly(l, op)
+		}
 		if op != Load && l.prevLeft > 0 {
 			l.prevLeft--
 		}
@@ -259,6 +264,9 @@ func (s *System) Access(now sim.Time, core int, l *Line, op Op, hold sim.Time) R
 		from, serial = Memory, false
 		l.owner, l.dirty = core, false // Exclusive
 	default:
+		if l.readOnly {
+			panicReadOnly(l, op)
+		}
 		var owner int
 		from, owner = s.ownership(core, l)
 		snoop, taken = owner, true
@@ -292,6 +300,10 @@ func (s *System) Access(now sim.Time, core int, l *Line, op Op, hold sim.Time) R
 		s.Trace(Transfer{Core: core, Line: l, Op: op, Asked: now, Start: start, End: done, From: from, HITM: st.HITM != hitm})
 	}
 	return Result{Done: done, Queued: q, Transfer: service, From: from}
+}
+
+func panicReadOnly(l *Line, op Op) {
+	panic(fmt.Sprintf("cacheline: %v of line %q, which was marked read-only", op, l.Name))
 }
 
 // keepUntilSnoop lets owner, which a request started at start is taking the
@@ -330,6 +342,9 @@ func (s *System) Hit(now sim.Time, core int, l *Line, op Op, hold sim.Time) bool
 	l.Stats.ByCore[core]++
 	l.Stats.Hits++
 	if op != Load {
+		if l.readOnly {
+			panicReadOnly(l, op)
+		}
 		l.freeAt = max(l.freeAt, now+hold)
 		l.dirty = l.dirty || l.owner == core
 	}
@@ -448,8 +463,14 @@ func (s *System) Poke(l *Line, at sim.Time) { s.wakeLosers(l, -1, at) }
 
 // Watch asks for w to be woken when core loses its copy of l. The core must
 // hold the line; a core that does not is woken at once by the caller's logic.
-func (s *System) Watch(l *Line, core int, w Waker) {
-	l.watchers = append(l.watchers, watcher{core: core, w: w})
+func (s *System) Watch(l *Line, core int, w Waker) { s.WatchFrom(l, core, w, s.eng.Now()) }
+
+// WatchFrom is Watch for a core that starts watching at from, not at the
+// engine's time: one whose read, made ahead, brings the copy it watches
+// then. Watchers are woken in the order they started watching, first
+// asked first among equal times, as if each had asked at its time.
+func (s *System) WatchFrom(l *Line, core int, w Waker, from sim.Time) {
+	l.watchers = append(l.watchers, watcher{core: core, w: w, from: from})
 }
 
 // Unwatch removes w from l's watchers.
@@ -476,6 +497,9 @@ func (s *System) wakeLosers(l *Line, writer int, at sim.Time) {
 		woken = append(woken, x)
 	}
 	l.watchers = keep
+	s.woken = woken
+	// In the order they started watching.
+	woken = s.order.Sort(woken)
 	s.woken = woken
 	for _, x := range woken {
 		x.w.LineLost(at)

@@ -400,3 +400,78 @@ func TestMigrateTakesAModifiedLine(t *testing.T) {
 		t.Errorf("a clean line: owner %d, sharers %v; want it shared by 0 and 2", clean.Owner(), clean.Sharers())
 	}
 }
+
+// A line marked read-only is a promise that no store or atomic reaches it:
+// a core that has a copy keeps it through every other core's loads, and a
+// write that comes all the same, hit or miss, breaks the promise and panics.
+func TestReadOnlyLine(t *testing.T) {
+	s, ls := newSystem(t, grid{n: 4, perSocket: 4}, "state")
+	l := ls[0]
+	l.MarkReadOnly()
+	now := sim.Time(0)
+	for c := range 4 {
+		now += 100 * sim.Nanosecond
+		s.Access(now, c, l, cacheline.Load, 0)
+		for k := 0; k <= c; k++ {
+			if !l.Holds(k) {
+				t.Fatalf("after core %d's load, core %d has lost its copy of a read-only line", c, k)
+			}
+		}
+	}
+	for _, tc := range []struct {
+		core int
+		op   cacheline.Op
+	}{{0, cacheline.Store}, {1, cacheline.RMW}, {2, cacheline.LoadOwn}} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("a %v of a read-only line did not panic", tc.op)
+				}
+			}()
+			s.Access(now, tc.core, l, tc.op, 0)
+		}()
+	}
+	// The first reader takes the line Exclusive from memory: its own store
+	// would hit, and must panic too.
+	s2, ls2 := newSystem(t, grid{n: 2, perSocket: 2}, "state")
+	ls2[0].MarkReadOnly()
+	s2.Access(0, 0, ls2[0], cacheline.Load, 0)
+	defer func() {
+		if recover() == nil {
+			t.Errorf("a store hitting an Exclusive copy of a read-only line did not panic")
+		}
+	}()
+	s2.Access(sim.Nanosecond, 0, ls2[0], cacheline.Store, 0)
+}
+
+// orderRecord notes which watcher a line woke, in order.
+type orderRecord struct {
+	id    int
+	woken *[]int
+}
+
+func (w orderRecord) LineLost(sim.Time) { *w.woken = append(*w.woken, w.id) }
+
+// A core that starts watching at a time of its own (WatchFrom) is woken
+// among the others in the order they started watching, listed order among
+// equal times, and watches nothing before then.
+func TestWatchFromOrder(t *testing.T) {
+	s, ls := newSystem(t, grid{n: 8, perSocket: 8}, "word")
+	l := ls[0]
+	froms := []sim.Time{50, 20, 90, 20, 0, 70}
+	for c := range froms {
+		s.Access(0, c, l, cacheline.Load, 0)
+	}
+	var woken []int
+	for c, from := range froms {
+		s.WatchFrom(l, c, orderRecord{id: c, woken: &woken}, from)
+	}
+	if !l.WatchedByOthers(7, 10) || l.WatchedByOthers(4, 10) {
+		t.Errorf("at 10: watched by others than 7 %v, than 4 %v; want true (4 watches from 0) and false",
+			l.WatchedByOthers(7, 10), l.WatchedByOthers(4, 10))
+	}
+	s.Access(100, 7, l, cacheline.Store, 0)
+	if want := []int{4, 1, 3, 0, 5, 2}; !slices.Equal(woken, want) {
+		t.Errorf("woken in the order %v; want %v (by the time each started watching)", woken, want)
+	}
+}

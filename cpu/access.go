@@ -101,7 +101,7 @@ func (c *Core) access(a *account, l *cacheline.Line, op cacheline.Op, work, stal
 			c.sbCount = 0 // every store has committed: they commit in order
 		}
 	case cacheline.RMW:
-		if c.drained > now && !l.Holds(c.ID) && l.KeptUntil(c.ID) <= now && !l.WatchedByOthers(c.ID) {
+		if c.drained > now && !l.Holds(c.ID) && l.KeptUntil(c.ID) <= now && !l.WatchedByOthers(c.ID, now) {
 			// The atomic's line is asked for while the stores before it
 			// drain, and kept until it has executed. On this project's
 			// calibrate host a 2-thread MCS hand-over costs what a bare

@@ -93,6 +93,8 @@ type Core struct {
 	drained sim.Time // when the last store commits
 	landed  sim.Time // when the last store's line reached this core: others see it from then
 
+	spin spinner // what the core spins on with SpinRereads, while it does
+
 	acct      []*account // by label; a label's account never moves
 	Completed uint64     // programs completed in the measured interval
 }
@@ -127,8 +129,11 @@ func (c *Core) Load(p *Program, d Driver) {
 		c.code[i].then = thenEnd
 		if i+1 < len(c.code) {
 			c.code[i].then = thenShared
-			if c.code[i+1].local {
+			switch next := &c.code[i+1]; {
+			case next.local:
 				c.code[i].then = thenLocal
+			case next.readOnly:
+				c.code[i].then = thenReadOnly
 			}
 		}
 	}

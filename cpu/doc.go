@@ -39,5 +39,10 @@
 // sleep, idle), which is what the simulated `perf report` and off-CPU profiles
 // read. A core decodes its program when it is loaded and runs the steps that
 // touch nothing another core sees back to back, ahead of the engine's clock
-// (at most Lookahead); a step on a shared line waits for an event of its own.
+// (at most Lookahead), and so are its loads of a read-only line it holds; a
+// step on a shared line waits for an event of its own. A core spinning on a
+// line with SpinRereads (a ticket lock's waiter) has the reads a write to
+// the line sends it served by the machine, with every other spinner's, in
+// time order and before the engine's next event, in one event: only the
+// core whose read finds its turn wakes.
 package cpu

@@ -30,6 +30,13 @@ type Machine struct {
 	reorderReach sim.Time
 	storeIssue   sim.Time // a store that does not wait: a cycle to issue into the store buffer
 
+	// The reads of cores spinning with SpinRereads, queued until they are
+	// served, and the event that serves them.
+	rereads   rereadQueue
+	rereadEv  sim.Event
+	rereading bool     // serveRereads is serving them
+	rereadAt  sim.Time // the time of the one it serves
+
 	// asking is, while TraceTransfers' function listens, the symbol of the
 	// access in progress (-1: a spinning core's re-read).
 	asking Label
@@ -77,11 +84,14 @@ func NewMachine(p Profile, seed uint64) (*Machine, error) {
 	if p.Jitter != NoJitter {
 		m.lines.Jitter = m.Duration
 	}
+	m.rereadEv.Action = sim.ActionFunc(m.serveRereads)
+	m.rereads.sorter.At = func(r *reread) sim.Time { return r.at }
 	m.Label("idle")
 	m.cores = make([]*Core, p.NumCPUs())
 	for i := range m.cores {
 		c := &Core{ID: i, M: m, idle: true, sb: make([]sim.Time, storeBuffer(&p))}
 		c.ev.Action = c
+		c.spin.c = c
 		m.cores[i] = c
 	}
 	return m, nil

@@ -82,7 +82,7 @@ func (c *Core) run(now sim.Time) (inline int) {
 		}
 		switch {
 		case at >= limit:
-		case then == thenLocal:
+		case then == thenLocal, then == thenReadOnly && code[pc+1].line.Holds(c.ID):
 			pc++
 			ahead, t = true, at
 			continue
@@ -137,7 +137,7 @@ func (c *Core) aheadLimit(from sim.Time) sim.Time {
 // without an event (see AheadDriver). The driver sees the core as
 // ProgramDone does, wrapped round to its first step.
 func (c *Core) endAhead(pc int, at sim.Time) (ended, again bool) {
-	if c.runOn == nil || !c.code[0].local {
+	if first := &c.code[0]; c.runOn == nil || !first.local && !(first.readOnly && first.line.Holds(c.ID)) {
 		return false, false
 	}
 	c.Completed++
@@ -169,6 +169,9 @@ type op struct {
 	then   then // what the step after this one touches
 	acc    cacheline.Op
 	local  bool // the step touches nothing another core sees
+	// readOnly: the step is a load of a line marked read-only, which
+	// touches nothing another core sees once the core holds the line.
+	readOnly bool
 }
 
 type opKind uint8
@@ -180,6 +183,11 @@ type then uint8
 const (
 	thenShared then = iota
 	thenLocal
+	// thenReadOnly: a load of a line no access of the run writes
+	// (cacheline.Line.MarkReadOnly). Once the core has a copy, the load
+	// hits whenever it runs, so it runs ahead as a local step does; the
+	// load that brings the copy waits for the clock.
+	thenReadOnly
 	thenEnd
 )
 
@@ -194,7 +202,8 @@ func (c *Core) decode(s Step) op {
 	case *ComputeStep:
 		return op{step: s, kind: opCompute, d: s.D, spread: c.M.spread(s.D), acct: c.account(s.Label), local: true}
 	case *AccessStep:
-		o := op{step: s, acct: c.account(s.Label), line: s.Line, acc: s.Op, local: s.Line.PerCPU}
+		o := op{step: s, acct: c.account(s.Label), line: s.Line, acc: s.Op, local: s.Line.PerCPU,
+			readOnly: s.Op == cacheline.Load && s.Line.ReadOnly()}
 		if s.Op != cacheline.RMW { // an atomic step's shadow is Exec's business
 			o.kind = opAccess
 		}

@@ -24,11 +24,18 @@ type ticketLock struct {
 	l             *Spinlock
 	next, serving int64   // the word's tail and head
 	ticket        []int64 // ticket held while waiting, by CPU
+	served        func(*cpu.Core) bool
 }
 
 func newTicket(l *Spinlock) spinAlgorithm {
 	t := &ticketLock{l: l, ticket: make([]int64, l.w.M.NumCPUs())}
 	l.freed = func() { t.serving++ }
+	// A waiter's re-read that finds its turn is the read lock() then takes
+	// the lock on.
+	t.served = func(c *cpu.Core) bool {
+		l.reading[c.ID] = t.serving == t.ticket[c.ID]
+		return l.reading[c.ID]
+	}
 	return t
 }
 
@@ -71,5 +78,5 @@ func (t *ticketLock) lock(c *cpu.Core) (cpu.Outcome, sim.Time) {
 		c.Charge(l.Acquire, cpu.Spin, delay)
 		return cpu.Again, done + delay
 	}
-	return spinOn(c, l.Line, done, l.Acquire)
+	return c.SpinRereads(l.Line, done, l.Acquire, t.served)
 }

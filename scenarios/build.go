@@ -145,6 +145,7 @@ func (s *Scenario) Build(p Point) (*models.World, models.RunSpec, error) {
 	if err := b.declare(); err != nil {
 		return nil, models.RunSpec{}, err
 	}
+	b.markReadOnly()
 	v := s.Variant(p.Variant)
 	if v == nil {
 		return nil, models.RunSpec{}, fmt.Errorf("%s: no variant %q; the variants are %s", s.Name, p.Variant, strings.Join(s.VariantNames(), ", "))

@@ -23,7 +23,8 @@ func (f ActionFunc) Fire(now Time) { f(now) }
 type Event struct {
 	Action Action
 	at     Time
-	index  int // position in the heap, -1 when not scheduled
+	index  int    // position in the heap, -1 when not scheduled
+	id     uint32 // the event's place in the table of the engine it was last scheduled on, from 1; 0 before
 	queued bool
 }
 
@@ -44,6 +45,7 @@ var ErrEventLimit = errors.New("sim: event limit reached")
 type Engine struct {
 	now      Time
 	heap     []slot
+	events   []*Event // by id: the heap's slots name their events by id, not by pointer
 	seq      uint64
 	fired    uint64
 	canceled atomic.Bool
@@ -81,6 +83,27 @@ func (e *Engine) Pending() int {
 	return len(e.heap)
 }
 
+// NextAt returns the time of the earliest scheduled event, leaving out the
+// one Step is firing, or Never if there is none: a model may do work that
+// must come before every other event up to then within the event it fires.
+// Cost: O(1).
+func (e *Engine) NextAt() Time {
+	h := e.heap
+	if e.firing == nil {
+		if len(h) == 0 {
+			return Never
+		}
+		return e.event(h[0]).at
+	}
+	// The firing event is still at the root: the earliest other one is
+	// among its children.
+	n := min(len(h), 5)
+	if n <= 1 {
+		return Never
+	}
+	return e.event(h[earliest(h, 1, n)]).at
+}
+
 // Schedule puts ev at time at, moving it if it is already scheduled. Events at
 // equal times fire in the order they were (re)scheduled. Cost: O(log n).
 func (e *Engine) Schedule(ev *Event, at Time) {
@@ -92,7 +115,12 @@ func (e *Engine) Schedule(ev *Event, at Time) {
 	}
 	e.seq++
 	ev.at = at
-	s := slot{key: timeKey(at), seq: e.seq, ev: ev}
+	if ev.id == 0 || int(ev.id) > len(e.events) || e.events[ev.id-1] != ev {
+		// First scheduled on this engine: give it an id here.
+		e.events = append(e.events, ev)
+		ev.id = uint32(len(e.events))
+	}
+	s := slot{key: timeKey(at), seq: e.seq, id: ev.id}
 	if ev == e.firing {
 		e.firing = nil
 		ev.queued = true
@@ -152,7 +180,7 @@ func (e *Engine) Step() bool {
 	if len(e.heap) == 0 {
 		return false
 	}
-	ev := e.heap[0].ev
+	ev := e.event(e.heap[0])
 	ev.queued, ev.index = false, -1
 	e.firing = ev
 	e.now = ev.at
@@ -190,7 +218,7 @@ func (e *Engine) RunUntil(t Time) error {
 			return ErrEventLimit
 		}
 		if e.obs.every > 0 {
-			if at := e.heap[0].ev.at; e.obs.next <= at {
+			if at := e.event(e.heap[0]).at; e.obs.next <= at {
 				e.observe(at)
 			}
 		}
@@ -281,12 +309,17 @@ func (e *Engine) observe(t Time) {
 // Event.index is kept current so that Unschedule and reschedule are O(log n).
 // The children of slot i are slots 4i+1 .. 4i+4.
 
-// slot is one heap entry.
+// slot is one heap entry. It names its event by id rather than by pointer:
+// a heap of slots without pointers moves them without write barriers while
+// the garbage collector runs, and is not scanned.
 type slot struct {
 	key uint64 // the event time, mapped by timeKey to sort as unsigned
 	seq uint64 // schedule sequence: FIFO among equal times
-	ev  *Event
+	id  uint32 // the event's id
 }
+
+// event returns the event in slot s.
+func (e *Engine) event(s slot) *Event { return e.events[s.id-1] }
 
 // timeKey maps t to a uint64 with the same order.
 func timeKey(t Time) uint64 { return uint64(t) ^ 1<<63 }
@@ -329,11 +362,11 @@ func (e *Engine) up(j int, s slot) {
 			break
 		}
 		h[j] = h[p]
-		h[j].ev.index = j
+		e.events[h[j].id-1].index = j
 		j = p
 	}
 	h[j] = s
-	s.ev.index = j
+	e.events[s.id-1].index = j
 }
 
 // down moves s from position i towards the leaves to its place, stores it and
@@ -351,11 +384,11 @@ func (e *Engine) down(i int, s slot) int {
 		m := min4(g)
 		if before(&g[m], &s) == 0 {
 			h[i] = s
-			s.ev.index = i
+			e.events[s.id-1].index = i
 			return i
 		}
 		h[i] = g[m]
-		g[m].ev.index = i
+		e.events[g[m].id-1].index = i
 		i = c + int(m)
 	}
 	if c := 4*i + 1; c < n {
@@ -363,12 +396,12 @@ func (e *Engine) down(i int, s slot) int {
 		m := earliest(h, c, n)
 		if before(&h[m], &s) != 0 {
 			h[i] = h[m]
-			h[i].ev.index = i
+			e.events[h[i].id-1].index = i
 			i = m
 		}
 	}
 	h[i] = s
-	s.ev.index = i
+	e.events[s.id-1].index = i
 	return i
 }
 
@@ -395,13 +428,13 @@ func (e *Engine) removeRoot() {
 		g := (*[4]slot)(h[c : c+4])
 		m := min4(g)
 		h[i] = g[m]
-		g[m].ev.index = i
+		e.events[g[m].id-1].index = i
 		i = c + int(m)
 	}
 	if c := 4*i + 1; c < n {
 		m := earliest(h, c, n)
 		h[i] = h[m]
-		h[i].ev.index = i
+		e.events[h[i].id-1].index = i
 		i = m
 	}
 	e.up(i, s)

@@ -538,3 +538,49 @@ func TestEngineFinish(t *testing.T) {
 		})
 	}
 }
+
+// NextAt is the earliest time among the scheduled events other than the one
+// firing, checked against a naive minimum over every event still scheduled,
+// while events fire and reschedule at random.
+func TestEngineNextAt(t *testing.T) {
+	e := sim.NewEngine()
+	if got := e.NextAt(); got != sim.Never {
+		t.Fatalf("NextAt of an empty engine = %v, want Never", got)
+	}
+	r := rand.New(rand.NewSource(5))
+	evs := make([]sim.Event, 40)
+	naive := func(skip *sim.Event) sim.Time {
+		next := sim.Never
+		for i := range evs {
+			if ev := &evs[i]; ev != skip && ev.Scheduled() {
+				next = min(next, ev.At())
+			}
+		}
+		return next
+	}
+	fired := 0
+	for i := range evs {
+		ev := &evs[i]
+		ev.Action = sim.ActionFunc(func(now sim.Time) {
+			fired++
+			if got, want := e.NextAt(), naive(ev); got != want {
+				t.Fatalf("firing at %v: NextAt = %v, want %v", now, got, want)
+			}
+			if r.Intn(20) > 0 {
+				e.Schedule(ev, now+sim.Time(r.Intn(50)))
+				if got, want := e.NextAt(), naive(nil); got != want {
+					t.Fatalf("after rescheduling at %v: NextAt = %v, want %v", now, got, want)
+				}
+			}
+		})
+		e.Schedule(ev, sim.Time(r.Intn(100)))
+	}
+	if got, want := e.NextAt(), naive(nil); got != want {
+		t.Fatalf("NextAt = %v, want %v", got, want)
+	}
+	for e.Step() {
+	}
+	if fired < 400 {
+		t.Fatalf("only %d events fired", fired)
+	}
+}
