@@ -195,6 +195,9 @@ func (r Result) Hit() bool { return r.From == Local }
 // locked once it has it (an atomic's execution); later ownership requests
 // wait for it.
 func (s *System) Access(now sim.Time, core int, l *Line, op Op, hold sim.Time) Result {
+	if op != Load && l.readOnly {
+		panicReadOnly(l, op)
+	}
 	if s.Hit(now, core, l, op, hold) {
 		return Result{Done: now, From: Local}
 	}
@@ -202,9 +205,6 @@ func (s *System) Access(now sim.Time, core int, l *Line, op Op, hold sim.Time) R
 	st.Accesses++
 	st.ByCore[core]++
 	if l.graceHit(now, core, op, hold) {
-		if op != Load && l.readOnly {
-			panicReadOnly(l, op)
-		}
 		if op != Load && l.prevLeft > 0 {
 			l.prevLeft--
 		}
@@ -264,9 +264,6 @@ func (s *System) Access(now sim.Time, core int, l *Line, op Op, hold sim.Time) R
 		from, serial = Memory, false
 		l.owner, l.dirty = core, false // Exclusive
 	default:
-		if l.readOnly {
-			panicReadOnly(l, op)
-		}
 		var owner int
 		from, owner = s.ownership(core, l)
 		snoop, taken = owner, true
@@ -333,7 +330,9 @@ func (s *System) keepUntilSnoop(l *Line, owner, by int, start, service sim.Time,
 // copy serves it and nothing else happens: the line is per-cpu or owned by
 // the core, or op is a load of a copy the core shares. It reports whether it
 // did; if not, nothing has changed and the caller uses Access. It inlines
-// into the caller: the commonest accesses cost no call.
+// into the caller: the commonest accesses cost no call. Unlike Access it
+// does not look for a write to a read-only line: a caller that may make
+// one looks itself (package cpu does, for the steps it runs).
 func (s *System) Hit(now sim.Time, core int, l *Line, op Op, hold sim.Time) bool {
 	if !l.PerCPU && l.owner != core && (op != Load || !l.isSharer(core)) {
 		return false
@@ -342,9 +341,6 @@ func (s *System) Hit(now sim.Time, core int, l *Line, op Op, hold sim.Time) bool
 	l.Stats.ByCore[core]++
 	l.Stats.Hits++
 	if op != Load {
-		if l.readOnly {
-			panicReadOnly(l, op)
-		}
 		l.freeAt = max(l.freeAt, now+hold)
 		l.dirty = l.dirty || l.owner == core
 	}
@@ -504,7 +500,12 @@ func (s *System) wakeLosers(l *Line, writer int, at sim.Time) {
 	for _, x := range woken {
 		x.w.LineLost(at)
 	}
+	s.woken = woken[:0]
 }
+
+// Waking returns how many watchers the line being written is waking, while
+// their LineLost runs: a waker alone may do what a crowd may not.
+func (s *System) Waking() int { return len(s.woken) }
 
 // HoldUntil keeps l at its owner until at: later requests wait for it. The
 // owner holds it from the access that brought it, so the line is busy

@@ -84,6 +84,9 @@ func (c *Core) SpinAccess(label Label, l *cacheline.Line, op cacheline.Op) sim.T
 // to a as work and the wait for the line as stall.
 func (c *Core) access(a *account, l *cacheline.Line, op cacheline.Op, work, stall State, now sim.Time) sim.Time {
 	p := &c.M.prof
+	if op != cacheline.Load && l.ReadOnly() {
+		panicReadOnly(l, op)
+	}
 	if c.M.lines.Trace != nil {
 		c.M.asking = Label(slices.Index(c.acct, a))
 	}

@@ -1,6 +1,8 @@
 package cpu
 
 import (
+	"fmt"
+
 	"contend/cacheline"
 	"contend/sim"
 )
@@ -202,6 +204,9 @@ func (c *Core) decode(s Step) op {
 	case *ComputeStep:
 		return op{step: s, kind: opCompute, d: s.D, spread: c.M.spread(s.D), acct: c.account(s.Label), local: true}
 	case *AccessStep:
+		if s.Op != cacheline.Load && s.Line.ReadOnly() {
+			panicReadOnly(s.Line, s.Op)
+		}
 		o := op{step: s, acct: c.account(s.Label), line: s.Line, acc: s.Op, local: s.Line.PerCPU,
 			readOnly: s.Op == cacheline.Load && s.Line.ReadOnly()}
 		if s.Op != cacheline.RMW { // an atomic step's shadow is Exec's business
@@ -213,3 +218,9 @@ func (c *Core) decode(s Step) op {
 }
 
 const maxInlineSteps = 1 << 20
+
+// panicReadOnly reports a write to a line a static check marked read-only:
+// the check was wrong.
+func panicReadOnly(l *cacheline.Line, op cacheline.Op) {
+	panic(fmt.Sprintf("cpu: a %v of line %q, which was marked read-only", op, l.Name))
+}

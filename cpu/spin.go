@@ -50,13 +50,24 @@ type spinner struct {
 // LineLost queues the core's next read, when it notices; or, if the line
 // is written while the core's read is under way, its look at what the
 // read found when it completes: its turn, or no copy to spin on.
+//
+// A core that is the only one the write wakes, with no other spinner's
+// read waiting to be served (a lock two CPUs share), wakes to read the
+// line itself instead: the same read at the same time, at an event of its
+// own, which then costs less than the queue.
 func (s *spinner) LineLost(at sim.Time) {
 	c := s.c
 	if s.reading > c.M.asked() {
 		c.M.reread(c, s.reading, true)
 		return
 	}
-	c.M.reread(c, c.Notices(at), false)
+	notice := c.Notices(at)
+	if q := &c.M.rereads; c.M.lines.Waking() == 1 && !c.M.rereading && q.empty() {
+		c.spin.line, c.spin.served = nil, nil
+		c.Wake(notice, Again)
+		return
+	}
+	c.M.reread(c, notice, false)
 }
 
 // asked returns when the access being made was asked for: the time of the
@@ -244,6 +255,11 @@ func (q *rereadQueue) popNear() {
 }
 
 func (a *reread) before(b *reread) bool { return a.at < b.at || a.at == b.at && a.seq < b.seq }
+
+// empty reports whether no read is queued.
+func (q *rereadQueue) empty() bool {
+	return len(q.in) == 0 && q.head == len(q.sorted) && len(q.near) == 0
+}
 
 // first returns the earliest queued read, or nil if none is queued.
 func (q *rereadQueue) first() *reread {
