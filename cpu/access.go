@@ -18,29 +18,25 @@ func (c *Core) Compute(label Label, d sim.Time) sim.Time {
 
 // hide returns what is left of d, compute that does not wait for the latest
 // atomic, once the atomic's shadow has hidden its part: the out-of-order core
-// ran it while the atomic waited for the store buffer and executed. What it
-// hides the shadow no longer has.
-func (c *Core) hide(d sim.Time) sim.Time {
-	if c.shadow == 0 {
+// ran it while the atomic waited for the store buffer and executed.
+func (c *Core) hide(d sim.Time) sim.Time { return shaded(&c.shadow, d) }
+
+// hideHit is hide for a load that hits or a store's issue: they run in the
+// atomic's shadow beside its compute (the load and store ports, not the
+// ALUs), from a shadow of their own.
+func (c *Core) hideHit(d sim.Time) sim.Time { return shaded(&c.hitShade, d) }
+
+// shaded returns what is left of d once shade has hidden its part, and takes
+// that part from shade.
+func shaded(shade *sim.Time, d sim.Time) sim.Time {
+	if *shade == 0 {
 		// Nothing to hide, and no shadow to change: most work follows
 		// no atomic, and a store here would only make the next step's
 		// loads wait for it.
 		return max(d, 0)
 	}
-	hidden := min(c.shadow, max(d, 0))
-	c.shadow -= hidden
-	return d - hidden
-}
-
-// hideHit is hide for a load that hits or a store's issue: they run in the
-// atomic's shadow beside its compute (the load and store ports, not the
-// ALUs), from a shadow of their own.
-func (c *Core) hideHit(d sim.Time) sim.Time {
-	if c.hitShade == 0 {
-		return d
-	}
-	hidden := min(c.hitShade, d)
-	c.hitShade -= hidden
+	hidden := min(*shade, max(d, 0))
+	*shade -= hidden
 	return d - hidden
 }
 
@@ -50,8 +46,8 @@ func (c *Core) unshade() { c.shadow, c.hitShade = 0, 0 }
 // Access performs a memory access and returns when the core may go on. Time
 // waiting for the line is a stall, the instruction itself is work. A store
 // retires into the store buffer and the core goes on unless the buffer is
-// full; an atomic first drains the buffer, and leaves a shadow that the next
-// compute step overlaps.
+// full; an atomic first drains the buffer, and leaves a shadow that the work
+// after it overlaps.
 func (c *Core) Access(label Label, l *cacheline.Line, op cacheline.Op) sim.Time {
 	return c.access(c.account(label), l, op, Work, Stall, c.Now())
 }
