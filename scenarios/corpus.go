@@ -130,20 +130,35 @@ func FitCorpus(cases []Case, param string, current float64, grid []float64, seed
 	if len(judged) < 2 {
 		return nil, fmt.Errorf("fit --corpus: %d cases leave %s to the corpus; leaving one out needs at least 2", len(judged), param)
 	}
-	costAt := func(c Case, v float64) (float64, int, error) {
-		return caseCost(c, param, v, seed(c.Scenario), run(c.Scenario))
+	// Each case at each value is simulated once: the grid, today's value
+	// and the refined best may coincide, and a run is deterministic.
+	type at struct {
+		c int
+		v float64
 	}
-	for _, c := range judged {
+	memo := map[at][2]float64{}
+	costAt := func(i int, v float64) (float64, int, error) {
+		if m, ok := memo[at{i, v}]; ok {
+			return m[0], int(m[1]), nil
+		}
+		c := judged[i]
+		cost, n, err := caseCost(c, param, v, seed(c.Scenario), run(c.Scenario))
+		if err == nil {
+			memo[at{i, v}] = [2]float64{cost, float64(n)}
+		}
+		return cost, n, err
+	}
+	for ci, c := range judged {
 		cf := CaseFit{Case: c.Name(), Cost: make([]float64, len(grid))}
 		for i, v := range grid {
-			cost, n, err := costAt(c, v)
+			cost, n, err := costAt(ci, v)
 			if err != nil {
 				return nil, err
 			}
 			cf.Cost[i], cf.Points = cost, n
 			out.Total[i] += cost
 		}
-		cur, _, err := costAt(c, current)
+		cur, _, err := costAt(ci, current)
 		if err != nil {
 			return nil, err
 		}
@@ -157,8 +172,8 @@ func FitCorpus(cases []Case, param string, current float64, grid []float64, seed
 	total := func(x []float64) float64 {
 		v := min(max(x[0], lo), hi)
 		var sum float64
-		for _, c := range judged {
-			cost, _, err := costAt(c, v)
+		for ci := range judged {
+			cost, _, err := costAt(ci, v)
 			if err != nil {
 				fitErr = err
 				return math.Inf(1)
@@ -180,12 +195,11 @@ func FitCorpus(cases []Case, param string, current float64, grid []float64, seed
 		}
 	}
 	for i := range out.Cases {
-		c := judged[i]
-		at, _, err := costAt(c, out.Best)
+		best, _, err := costAt(i, out.Best)
 		if err != nil {
 			return nil, err
 		}
-		out.Cases[i].AtBest = rmsPct(at)
+		out.Cases[i].AtBest = rmsPct(best)
 		rest := make([]float64, len(grid))
 		for g := range grid {
 			rest[g] = out.Total[g] - out.Cases[i].Cost[g]
