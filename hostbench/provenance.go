@@ -30,7 +30,7 @@ type Provenance struct {
 
 // ReadProvenance reads provenance from fsys, a view of the root file system.
 func ReadProvenance(fsys fs.FS, now time.Time) Provenance {
-	p := Provenance{Date: now.UTC(), Go: runtime.Version(), Tool: toolVersion()}
+	p := Provenance{Date: now.UTC(), Go: runtime.Version(), Tool: version.Tool()}
 	info, _ := fs.ReadFile(fsys, "proc/cpuinfo")
 	id := map[string]string{}
 	for _, l := range strings.Split(string(info), "\n") {
@@ -94,8 +94,6 @@ func firstLine(fsys fs.FS, name string) string {
 	l, _, _ := strings.Cut(string(b), "\n")
 	return strings.TrimSpace(l)
 }
-
-func toolVersion() string { return version.Tool() }
 
 // lines returns the provenance as comment lines for a profile file.
 func (p Provenance) lines() []string {
