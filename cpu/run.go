@@ -204,11 +204,12 @@ func (c *Core) decode(s Step) op {
 	case *ComputeStep:
 		return op{step: s, kind: opCompute, d: s.D, spread: c.M.spread(s.D), acct: c.account(s.Label), local: true}
 	case *AccessStep:
-		if s.Op != cacheline.Load && s.Line.ReadOnly() {
-			panicReadOnly(s.Line, s.Op)
+		l := s.LineOf(c)
+		if s.Op != cacheline.Load && l.ReadOnly() {
+			panicReadOnly(l, s.Op)
 		}
-		o := op{step: s, acct: c.account(s.Label), line: s.Line, acc: s.Op, local: s.Line.PerCPU,
-			readOnly: s.Op == cacheline.Load && s.Line.ReadOnly()}
+		o := op{step: s, acct: c.account(s.Label), line: l, acc: s.Op, local: l.PerCPU,
+			readOnly: s.Op == cacheline.Load && l.ReadOnly()}
 		if s.Op != cacheline.RMW { // an atomic step's shadow is Exec's business
 			o.kind = opAccess
 		}

@@ -19,6 +19,17 @@ type AccessStep struct {
 	Label Label
 	Line  *cacheline.Line
 	Op    cacheline.Op
+	// ByCPU, when set, gives each CPU the line its own element of a packed
+	// per-cpu array is on, indexed by CPU number; Line is then unused.
+	ByCPU []*cacheline.Line
+}
+
+// LineOf returns the line the step accesses when c runs it.
+func (s *AccessStep) LineOf(c *Core) *cacheline.Line {
+	if s.ByCPU != nil {
+		return s.ByCPU[c.ID]
+	}
+	return s.Line
 }
 
 // Exec implements Step.
@@ -26,10 +37,11 @@ type AccessStep struct {
 // An atomic step that waits for its line lets a store behind it ask for its
 // own line meanwhile (PrefetchW).
 func (s *AccessStep) Exec(c *Core) (Outcome, sim.Time) {
-	done := c.Access(s.Label, s.Line, s.Op)
+	line := s.LineOf(c)
+	done := c.Access(s.Label, line, s.Op)
 	if s.Op == cacheline.RMW {
 		if c.rmwWait > 0 && !c.nested {
-			if l := c.storeAhead(s.Line); l != nil {
+			if l := c.storeAhead(line); l != nil {
 				c.PrefetchW(l)
 			}
 		}

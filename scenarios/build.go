@@ -69,6 +69,8 @@ type builder struct {
 	at        []frame // where compile is in v, for errors
 	// callbacks are the compiled callback blocks, by name.
 	callbacks map[string][]cpu.Step
+	threads   []int                        // the point's threads' CPUs, thread 0 first
+	packed    map[string][]*cacheline.Line // packed per-cpu arrays' lines, by CPU
 }
 
 // program compiles variant v. A variant whose call_rcu callbacks have steps
@@ -141,7 +143,7 @@ func (s *Scenario) Build(p Point) (*models.World, models.RunSpec, error) {
 	w.Items = wl.InitialItems
 	b := &builder{s: s, w: w, params: params, ghz: prof.GHz, items: wl.InitialItems + wl.BatchOps, lines: map[string]*cacheline.Line{},
 		spin: map[string]*models.Spinlock{}, rw: map[string]*models.RWLock{}, mutex: map[string]*models.Mutex{}, rwsem: map[string]*models.RWSem{},
-		pcpuRwsem: map[string]*models.PercpuRWSem{}}
+		pcpuRwsem: map[string]*models.PercpuRWSem{}, threads: threadCPUs(wl, order)}
 	if err := b.declare(); err != nil {
 		return nil, models.RunSpec{}, err
 	}
@@ -327,6 +329,12 @@ func (s *Scenario) VariantNames() []string {
 func (b *builder) declare() error {
 	w := b.w
 	for _, l := range b.s.Lines {
+		if l.PerLine > 1 {
+			if err := b.declarePacked(l, b.threads); err != nil {
+				return err
+			}
+			continue
+		}
 		line, err := w.M.NewLine(l.Name, l.PerCPU)
 		if err != nil {
 			return err

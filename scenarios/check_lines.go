@@ -19,6 +19,23 @@ func (c *checker) line(i int, l lineRaw, names map[string]string) {
 		c.fail("line.name", append(a, quote(l.Name), quote(l.Name)), "%q is already a %s; names of lines and locks are unique, rename one", l.Name, k)
 	}
 	names[l.Name] = "line"
+	at := append(a, quote(l.Name), keyNeedle("per_line"))
+	switch {
+	case l.PerLine < 0 || l.PerLine > MaxPerLine:
+		c.fail("line.per_line", at, "%d; elements per cache line are from 2 to %d (64 bytes of 1-byte elements), or leave per_line out for one line per CPU", l.PerLine, MaxPerLine)
+	case l.PerLine > 1 && !l.PerCPU:
+		c.fail("line.per_line", at, "per_line packs a per-cpu array's elements; set percpu = true on %q, or drop per_line", l.Name)
+	case l.PerLine > 1 && (l.PercpuCounter != "" || l.PercpuRef != ""):
+		c.fail("line.per_line", at, "a percpu_counter's or percpu_ref's per-cpu part has a line per CPU; drop per_line, or declare the packed array as a line of its own")
+	}
+}
+
+// MaxPerLine is the most elements per_line packs into a 64-byte line.
+const MaxPerLine = 64
+
+// packed says whether name is a per-cpu array packed per_line to a line.
+func (c *checker) packed(name string) bool {
+	return slices.ContainsFunc(c.s.Lines, func(x lineRaw) bool { return x.Name == name && x.PerLine > 1 })
 }
 
 // percpuCounter checks a line that is a percpu_counter's deltas: it is

@@ -114,6 +114,9 @@ func (c *checker) step(field string, at []string, st *Step, names map[string]str
 		if (k == StepPingPong || k == StepPingPongRead) && c.perCPU(st.Arg) {
 			c.fail(field+"."+op, at, "%q is a per-cpu line: each CPU has its own copy, so no other CPU takes the ball back; ping-pong on a shared line (drop percpu = true, or name another line)", st.Arg)
 		}
+		if k != StepLoad && k != StepStore && k != StepRMW && c.packed(st.Arg) {
+			c.fail(field+"."+op, at, "%q is a per-cpu array packed per_line to a line, whose elements load, store and rmw steps reach; %s needs a line of its own (declare one without per_line)", st.Arg, op)
+		}
 		if k == StepPercpuCounterInc || k == StepPercpuCounterDec {
 			c.counterLine(field+"."+op, at, st.Arg)
 		}

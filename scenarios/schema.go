@@ -91,7 +91,13 @@ type lineRaw struct {
 	// PercpuRef makes a per-cpu line a percpu_ref's counters, its atomic
 	// count on this shared line.
 	PercpuRef string `toml:"percpu_ref"`
-	Note      string `toml:"note"`
+	// PerLine makes a per-cpu line an array of per-thread elements packed
+	// PerLine to a cache line (struct lock_stress_stats lwsa[], 16 bytes
+	// each): the workload's threads i and j share a line when i/PerLine
+	// equals j/PerLine, and each line moves between them as a shared
+	// line does. 0 or 1: one line per CPU, never transferred.
+	PerLine int    `toml:"per_line"`
+	Note    string `toml:"note"`
 }
 
 type lockRaw struct {
