@@ -146,8 +146,12 @@ func (c *Core) access(a *account, l *cacheline.Line, op cacheline.Op, work, stal
 		return c.stored(a, work, now, done)
 	}
 	// A load, or a load for ownership (LoadOwn): the core waits for the
-	// data. A load that hits runs under the latest atomic's shadow; one
-	// that waits ends it.
+	// data, which may still be on its way for a load asked for early. A
+	// load that hits runs under the latest atomic's shadow; one that
+	// waits ends it.
+	if len(c.early) > 0 {
+		done = max(done, c.arrival(l))
+	}
 	if done > now {
 		c.unshade()
 	}
@@ -213,4 +217,59 @@ func (c *Core) Fence(label Label) sim.Time {
 	now := c.drain(a, c.Now(), Stall)
 	a.add(Work, p.Atomic)
 	return now + p.Atomic
+}
+
+// early is a line an independent load asked for before its step ran, and
+// when the line arrives.
+type early struct {
+	line *cacheline.Line
+	at   sim.Time
+}
+
+// loadsAhead lets the independent loads behind the load at pc, which waits
+// from now, ask for their lines now: those within the reorder window, past
+// work and stores (which wait in the store buffer, not in the pipeline),
+// up to the first step of another kind or a load whose address may come
+// from the one that waits. An out-of-order core overlaps such misses
+// (memory-level parallelism): locktorture's writer reads lock_is_write_held
+// and increments its lock_stress_stats, two lines the previous holder
+// wrote, and waits for both at once. The step finds its line held when it
+// runs, and waits for what is left of the transfer (arrival).
+func (c *Core) loadsAhead(pc int, now sim.Time) {
+	c.early = slices.DeleteFunc(c.early, func(e early) bool { return e.at <= now })
+	reach := c.M.reorderReach
+	for n := pc + 1; n < len(c.code); n++ {
+		o := &c.code[n]
+		switch {
+		case o.kind == opCompute:
+			if reach -= o.d; reach < 0 {
+				return
+			}
+		case o.kind == opAccess && o.acc == cacheline.Store:
+		case o.kind == opAccess && o.indep:
+			if o.local || o.line.Holds(c.ID) || len(c.early) >= maxEarly {
+				continue
+			}
+			done := c.M.lines.Access(now, c.ID, o.line, o.acc, 0).Done
+			c.early = append(c.early, early{o.line, done})
+		default:
+			return
+		}
+	}
+}
+
+// maxEarly is how many lines a core asks for ahead of their loads: the
+// ten or so line fill buffers of an x86 core, less the load that waits.
+const maxEarly = 8
+
+// arrival returns when l, asked for early, reaches the core, and forgets
+// it; 0 if l was not asked for early.
+func (c *Core) arrival(l *cacheline.Line) sim.Time {
+	for i, e := range c.early {
+		if e.line == l {
+			c.early = slices.Delete(c.early, i, i+1)
+			return e.at
+		}
+	}
+	return 0
 }

@@ -84,6 +84,7 @@ type Core struct {
 	stuck    int
 	shadow   sim.Time // what is left of the latest atomic's time that independent compute after it overlaps
 	hitShade sim.Time // the same for loads that hit and stores' issue, which use other ports
+	early    []early  // lines independent loads asked for ahead of their step (loadsAhead)
 	rmwWait  sim.Time // how long the latest atomic waited for its line
 	// The store buffer: commit times of the stores still in it, oldest at
 	// sbHead, in a ring of the profile's capacity. Stores commit in order.

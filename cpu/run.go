@@ -52,7 +52,7 @@ func (c *Core) run(now sim.Time) (inline int) {
 			// access's commonest cases, a hit that waits for nothing,
 			// without a call.
 			switch {
-			case o.acc == cacheline.Load && lines.Hit(t, c.ID, o.line, cacheline.Load, 0):
+			case o.acc == cacheline.Load && len(c.early) == 0 && lines.Hit(t, c.ID, o.line, cacheline.Load, 0):
 				d := c.hideHit(l1)
 				o.acct.add(Work, d)
 				at = t + d
@@ -61,6 +61,9 @@ func (c *Core) run(now sim.Time) (inline int) {
 				at = c.stored(o.acct, Work, t, t)
 			default:
 				at = c.access(o.acct, o.line, o.acc, Work, Stall, t)
+				if o.acc != cacheline.Store && at > t+l1 {
+					c.loadsAhead(pc, t)
+				}
 			}
 		default:
 			c.pc, c.ahead, c.local = pc, ahead, t
@@ -171,6 +174,7 @@ type op struct {
 	then   then // what the step after this one touches
 	acc    cacheline.Op
 	local  bool // the step touches nothing another core sees
+	indep  bool // a load whose address does not wait for the loads before it
 	// readOnly: the step is a load of a line marked read-only, which
 	// touches nothing another core sees once the core holds the line.
 	readOnly bool
@@ -209,7 +213,7 @@ func (c *Core) decode(s Step) op {
 			panicReadOnly(l, s.Op)
 		}
 		o := op{step: s, acct: c.account(s.Label), line: l, acc: s.Op, local: l.PerCPU,
-			readOnly: s.Op == cacheline.Load && l.ReadOnly()}
+			readOnly: s.Op == cacheline.Load && l.ReadOnly(), indep: s.Independent && s.Op != cacheline.Store && s.Op != cacheline.RMW}
 		if s.Op != cacheline.RMW { // an atomic step's shadow is Exec's business
 			o.kind = opAccess
 		}

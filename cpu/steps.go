@@ -22,6 +22,10 @@ type AccessStep struct {
 	// ByCPU, when set, gives each CPU the line its own element of a packed
 	// per-cpu array is on, indexed by CPU number; Line is then unused.
 	ByCPU []*cacheline.Line
+	// Independent: a load whose address does not come from the loads
+	// before it, so it asks for its line while one of them waits
+	// (Core.loadsAhead).
+	Independent bool
 }
 
 // LineOf returns the line the step accesses when c runs it.

@@ -104,7 +104,8 @@ func (b *builder) step(st *Step) cpu.Step {
 	case StepCompute:
 		return &cpu.ComputeStep{Label: b.label(st), D: b.time(st.Arg)}
 	case StepLoad, StepStore, StepRMW:
-		return &cpu.AccessStep{Label: b.label(st), Line: b.lines[st.Arg], Op: accessOps[st.Kind], ByCPU: b.packed[st.Arg]}
+		return &cpu.AccessStep{Label: b.label(st), Line: b.lines[st.Arg], Op: accessOps[st.Kind], ByCPU: b.packed[st.Arg],
+			Independent: st.Independent}
 	case StepPingPong, StepPingPongRead:
 		return &models.PingPongStep{P: b.ball(st)}
 	case StepLock:

@@ -62,6 +62,9 @@ func (c *checker) steps(where string, anchors []string, steps []stepRaw, names m
 		// The step is the line holding its key and operand together.
 		at := append(append([]string{}, anchors...), sameLine(st.Kind.String(), st.operand()))
 		c.step(field, at, &st, names)
+		if st.Independent && st.Kind != StepLoad {
+			c.fail(field+".independent", at, "only a load's address can be independent of the loads before it; drop independent = true from this %s", st.Kind)
+		}
 		c.loopFields(field, at, raw, &st)
 		c.seqLine(field, at, &st)
 		c.refLine(field, at, &st)

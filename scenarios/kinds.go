@@ -150,6 +150,9 @@ type Step struct {
 	// the block it runs when it gives up, which Steps then calls.
 	Retries  int
 	Fallback string
+	// Independent: a load whose address does not depend on the loads
+	// before it, which asks for its line while one of them waits.
+	Independent bool
 }
 
 // operand is the value of the step's key as written, to find it in its file.
@@ -191,7 +194,7 @@ func kindsOf(st *stepRaw) []StepKind {
 
 // parseStep reads a raw step of kind k; the checker adds its nested steps.
 func parseStep(st *stepRaw, k StepKind) Step {
-	out := Step{Kind: k, Label: st.Label, Callback: st.Callback, Free: st.Free, Fallback: st.Fallback}
+	out := Step{Kind: k, Label: st.Label, Callback: st.Callback, Free: st.Free, Fallback: st.Fallback, Independent: st.Independent}
 	if st.Retries != nil {
 		out.Retries = *st.Retries
 	}

@@ -144,6 +144,10 @@ type stepRaw struct {
 	Callback      string    `toml:"callback"`           // call_rcu: the block its callback runs, in softirq on the calling CPU
 	Free          string    `toml:"free"`               // kfree_rcu: what the kworker spends freeing this call's objects
 	Label         string    `toml:"label"`
+	// Independent says a load's address does not come from the loads
+	// before it (lwsp->n_lock_acquired after a load of a global): it asks
+	// for its line while an earlier load waits for its own.
+	Independent bool `toml:"independent"`
 
 	// The cmpxchg loop and the steps built on it (steps_cmpxchg.go).
 	Cmpxchg           string `toml:"cmpxchg"`              // a cmpxchg loop on a line's word
