@@ -62,11 +62,12 @@ func RenderCorpusFit(buf *bytes.Buffer, format, param string, res *scenarios.Cor
 	for i, v := range res.Grid {
 		fmt.Fprintf(buf, " %.3g=%.4f", v, res.Total[i])
 	}
-	fmt.Fprintf(buf, " (summed mean squared log error)\n\n")
-	fmt.Fprintf(buf, "%-40s %6s %10s %10s %12s %12s\n", "CASE", "POINTS", "RMS TODAY", "RMS FIT", "FIT WITHOUT", "RMS WITHOUT")
+	fmt.Fprintf(buf, " (mean squared log error, summed over published cases: a scenario's series share its weight)\n\n")
+	fmt.Fprintf(buf, "%-40s %6s %6s %10s %10s %12s %12s\n", "CASE", "WEIGHT", "POINTS", "RMS TODAY", "RMS FIT", "FIT WITHOUT", "RMS WITHOUT")
 	for _, c := range res.Cases {
-		fmt.Fprintf(buf, "%-40s %6d %9.1f%% %9.1f%% %12.3g %11.1f%%\n", c.Case, c.Points, c.AtCurrent, c.AtBest, c.Held, c.AtHeld)
+		fmt.Fprintf(buf, "%-40s %6.3g %6d %9.1f%% %9.1f%% %12.3g %11.1f%%\n", c.Case, c.Weight, c.Points, c.AtCurrent, c.AtBest, c.Held, c.AtHeld)
 	}
+	fmt.Fprintf(buf, "FIT WITHOUT: the value fitted on every other scenario, this one's series all left out\n")
 	for _, s := range res.Skipped {
 		fmt.Fprintf(buf, "not a case: %s (its profile sets snoop or snoop_window)\n", s)
 	}

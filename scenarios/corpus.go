@@ -17,6 +17,11 @@ import (
 // calibrate points at every value tried. Each case's error is also given at
 // the value fitted without it (leave one case out), which is what the
 // constant would predict for a case nobody fitted it to.
+//
+// A published case is one scenario file: the series of one (a table split
+// per thread count, as cna-locktorture's x5-4-N) share its weight, so that
+// each published case counts once in the fit, and leaving a case out
+// leaves out every series of its scenario.
 
 // Case is one series of the corpus.
 type Case struct {
@@ -58,6 +63,7 @@ func ParseGrid(text string) ([]float64, error) {
 type CaseFit struct {
 	Case   string    `json:"case"`
 	Points int       `json:"points"`       // validate points judged
+	Weight float64   `json:"weight"`       // 1 over the series its scenario has in the corpus
 	Cost   []float64 `json:"cost"`         // mean squared log error of the points at each grid value
 	Held   float64   `json:"held_out_fit"` // the value fitted on every other case
 	// RMS error of the case's points, in percent (exp of the RMS log
@@ -127,8 +133,12 @@ func FitCorpus(cases []Case, param string, current float64, grid []float64, seed
 		}
 		judged = append(judged, c)
 	}
-	if len(judged) < 2 {
-		return nil, fmt.Errorf("fit --corpus: %d cases leave %s to the corpus; leaving one out needs at least 2", len(judged), param)
+	scens := map[string]bool{}
+	for _, c := range judged {
+		scens[c.Scenario.Name] = true
+	}
+	if len(scens) < 2 {
+		return nil, fmt.Errorf("fit --corpus: %d published case(s) (scenarios) leave %s to the corpus; leaving one out needs at least 2", len(scens), param)
 	}
 	// Each case at each value is simulated once: the grid, today's value
 	// and the refined best may coincide, and a run is deterministic.
@@ -148,15 +158,20 @@ func FitCorpus(cases []Case, param string, current float64, grid []float64, seed
 		}
 		return cost, n, err
 	}
+	perScenario := map[string]int{}
+	for _, c := range judged {
+		perScenario[c.Scenario.Name]++
+	}
+	weight := func(ci int) float64 { return 1 / float64(perScenario[judged[ci].Scenario.Name]) }
 	for ci, c := range judged {
-		cf := CaseFit{Case: c.Name(), Cost: make([]float64, len(grid))}
+		cf := CaseFit{Case: c.Name(), Cost: make([]float64, len(grid)), Weight: weight(ci)}
 		for i, v := range grid {
 			cost, n, err := costAt(ci, v)
 			if err != nil {
 				return nil, err
 			}
 			cf.Cost[i], cf.Points = cost, n
-			out.Total[i] += cost
+			out.Total[i] += cf.Weight * cost
 		}
 		cur, _, err := costAt(ci, current)
 		if err != nil {
@@ -178,7 +193,7 @@ func FitCorpus(cases []Case, param string, current float64, grid []float64, seed
 				fitErr = err
 				return math.Inf(1)
 			}
-			sum += cost
+			sum += weight(ci) * cost
 		}
 		return sum
 	}
@@ -200,9 +215,14 @@ func FitCorpus(cases []Case, param string, current float64, grid []float64, seed
 			return nil, err
 		}
 		out.Cases[i].AtBest = rmsPct(best)
-		rest := make([]float64, len(grid))
-		for g := range grid {
-			rest[g] = out.Total[g] - out.Cases[i].Cost[g]
+		rest := slices.Clone(out.Total)
+		for j, o := range out.Cases {
+			if judged[j].Scenario.Name != judged[i].Scenario.Name {
+				continue
+			}
+			for g := range grid {
+				rest[g] -= o.Weight * o.Cost[g]
+			}
 		}
 		// Of values the rest fit equally well, the nearest the corpus's
 		// own: a model of discrete regimes is flat across each.

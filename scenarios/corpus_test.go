@@ -77,36 +77,44 @@ role = "validate"
 `
 
 // A corpus whose figures the model made at snoop 0.3 is fitted back to 0.3,
-// with and without each case, and its errors there vanish; at 0.5 they do
-// not (the figures depend on the constant).
+// with and without each published case, and its errors there vanish; at 0.5
+// they do not (the figures depend on the constant). Two scenarios of two
+// series each: each series weighs a half, a scenario one.
 func TestFitCorpusFindsTheTruth(t *testing.T) {
-	s, err := scenarios.Parse(fstest.MapFS{}, "c.toml", []byte(corpusSrc))
-	if err != nil {
-		t.Fatal(err)
-	}
 	const truth = 0.3
-	for _, se := range s.Series {
-		rows, err := s.Predict(se, 1, map[string]float64{"profile.snoop": truth}, s.Serial)
+	var ss []*scenarios.Scenario
+	for _, name := range []string{"c", "d"} {
+		s, err := scenarios.Parse(fstest.MapFS{}, name+".toml", []byte(strings.Replace(corpusSrc, `name = "c"`, `name = "`+name+`"`, 1)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		for i := range se.Refs {
-			se.Refs[i].Value = rows[i].Predicted
+		for _, se := range s.Series {
+			rows, err := s.Predict(se, 1, map[string]float64{"profile.snoop": truth}, s.Serial)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range se.Refs {
+				se.Refs[i].Value = rows[i].Predicted
+			}
 		}
+		ss = append(ss, s)
 	}
 	seed := func(*scenarios.Scenario) int64 { return 1 }
 	run := func(s *scenarios.Scenario) scenarios.Runner { return s.Serial }
-	res, err := scenarios.FitCorpus(scenarios.Corpus([]*scenarios.Scenario{s}), "profile.snoop", 0.5, []float64{0.1, 0.2, 0.3, 0.45, 0.6, 0.8}, seed, run)
+	res, err := scenarios.FitCorpus(scenarios.Corpus(ss), "profile.snoop", 0.5, []float64{0.1, 0.2, 0.3, 0.45, 0.6, 0.8}, seed, run)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if math.Abs(res.Best-truth) > 0.05 {
 		t.Errorf("fitted %v, want %v", res.Best, truth)
 	}
-	if len(res.Cases) != 2 {
-		t.Fatalf("%d cases, want 2", len(res.Cases))
+	if len(res.Cases) != 4 {
+		t.Fatalf("%d cases, want 4", len(res.Cases))
 	}
 	for _, c := range res.Cases {
+		if c.Weight != 0.5 {
+			t.Errorf("%s: weight %v, want a half (its scenario has two series)", c.Case, c.Weight)
+		}
 		if c.Held != truth {
 			t.Errorf("%s: fitted without it %v, want %v", c.Case, c.Held, truth)
 		}
@@ -142,7 +150,7 @@ func TestFitCorpusRefuses(t *testing.T) {
 			t.Errorf("%s %v: error %v, want one saying %q", tc.param, tc.grid, err, tc.want)
 		}
 	}
-	if _, err := scenarios.FitCorpus(cases[:1], "profile.snoop", 0.5, []float64{0.1, 0.2, 0.3}, seed, run); err == nil {
-		t.Error("one case was fitted; leaving one out needs two")
+	if _, err := scenarios.FitCorpus(cases, "profile.snoop", 0.5, []float64{0.1, 0.2, 0.3}, seed, run); err == nil || !strings.Contains(err.Error(), "published case") {
+		t.Errorf("the series of one scenario were fitted (error %v); leaving a published case out needs two", err)
 	}
 }
