@@ -1,6 +1,8 @@
 package perffile
 
 import (
+	"flag"
+	"io"
 	"math"
 	"os"
 	"strings"
@@ -218,6 +220,22 @@ func TestImportFormatErrors(t *testing.T) {
 	} {
 		if _, err := Import("c.txt", []byte(tc.src), tc.o); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+// --line and --lock take NAME=VALUE, each name once.
+func TestMatchFlags(t *testing.T) {
+	var o Options
+	fs := flag.NewFlagSet("import", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	o.MatchFlags(fs)
+	if err := fs.Parse([]string{"--line", "qdisc_lock=0xffff8881052a4c00", "--lock", "qdisc_lock=&sch->q.lock"}); err != nil || o.Lines["qdisc_lock"] != "0xffff8881052a4c00" || o.Locks["qdisc_lock"] != "&sch->q.lock" {
+		t.Errorf("parsed %v %v, %v", o.Lines, o.Locks, err)
+	}
+	for _, args := range [][]string{{"--line", "qdisc_lock"}, {"--lock", "=x"}, {"--line", "qdisc_lock=0x1"}} {
+		if err := fs.Parse(args); err == nil {
+			t.Errorf("%q parsed", args)
 		}
 	}
 }

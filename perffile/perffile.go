@@ -25,6 +25,8 @@ type Options struct {
 	Scenario *scenarios.Scenario
 	Lines    map[string]string
 	Locks    map[string]string
+
+	keepAll bool // keep a report's symbols the scenario does not simulate
 }
 
 // Import turns a measured file into [[series.reference]] blocks.
@@ -87,7 +89,7 @@ func figures(name string, blocks []block, o Options) error {
 		if err := matchObjects(name, bl, o); err != nil {
 			return err
 		}
-		if bl.kind == "perf report" && o.Scenario != nil {
+		if bl.kind == "perf report" && o.Scenario != nil && !o.keepAll {
 			keepModelled(bl, o.Scenario)
 		}
 		for j := range bl.points {

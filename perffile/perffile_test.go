@@ -93,22 +93,9 @@ func TestImportSeed(t *testing.T) {
 // A perf stat run in perf's own format, with the packets it covered: the
 // per-packet figures are its counts over the packets.
 func TestImportPerfStat(t *testing.T) {
-	src, err := os.ReadFile("testdata/perf-stat.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := Import("perf-stat.txt", src, Options{Variants: []string{"locked"}, X: 1, Packets: 170e6, MinShare: 1, Role: "validate"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc struct {
-		Series struct{ Reference []scenarios.Reference }
-	}
-	if _, err := toml.Decode(out, &doc); err != nil {
-		t.Fatalf("not TOML: %v\n%s", err, out)
-	}
+	_, refs := imported(t, "perf-stat.txt", Options{Variants: []string{"locked"}, X: 1, Packets: 170e6, MinShare: 1, Role: "validate"})
 	got := map[string]float64{}
-	for _, r := range doc.Series.Reference {
+	for _, r := range refs {
 		got[r.Metric] = r.Value
 	}
 	want := map[string]float64{"cycles_per_packet": 28012345678 / 170e6, "transfers_per_packet": 512345678 / 170e6, "throughput": 170e6 / 10.001234567 / 1e6}
@@ -117,7 +104,7 @@ func TestImportPerfStat(t *testing.T) {
 			t.Errorf("%s = %v, want %v", m, got[m], v)
 		}
 	}
-	if _, err := Import("perf-stat.txt", src, Options{Variants: []string{"locked"}}); err == nil || !strings.Contains(err.Error(), "--packets") {
+	if _, err := Import("perf-stat.txt", []byte("Performance counter stats for 'system wide':\n 1 cycles\n"), Options{Variants: []string{"locked"}}); err == nil || !strings.Contains(err.Error(), "--packets") {
 		t.Errorf("a perf stat run without --Packets: %v, want an error asking for it", err)
 	}
 }

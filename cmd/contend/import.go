@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -22,7 +21,7 @@ func cmdImport(args []string, stdout, stderr io.Writer) error {
 	fs.Float64Var(&io.X, "x", 1, "the axis value of the points")
 	fs.Float64Var(&io.Packets, "packets", 0, "packets processed during a perf stat run (for the per-packet metrics)")
 	fs.StringVar(&io.Role, "role", "validate", "role of the points: validate or calibrate")
-	matchFlags(fs, &io)
+	io.MatchFlags(fs)
 	if err := parse(fs, &o, args); err != nil {
 		return err
 	}
@@ -53,16 +52,6 @@ func cmdImport(args []string, stdout, stderr io.Writer) error {
 	return emit(&o, stdout, bytes.NewBufferString(out))
 }
 
-// matchFlags declares the flags that say how a measured file meets a
-// scenario: its smallest symbol share, and the cachelines and lock
-// classes of its lines and locks.
-func matchFlags(fs *flag.FlagSet, io *perffile.Options) {
-	fs.Float64Var(&io.MinShare, "min-share", 1, "keep perf report symbols with at least this `percent` of cycles")
-	io.Lines, io.Locks = map[string]string{}, map[string]string{}
-	fs.Var(pairs(io.Lines), "line", "the perf c2c cacheline of a line of the scenario, `LINE=0xADDRESS` (repeatable), where its symbols do not say")
-	fs.Var(pairs(io.Locks), "lock", "the lock_stat class of a lock of the scenario, `LOCK=CLASS` (repeatable), where its name does not say")
-}
-
 // readMeasured reads a measured file, named by its base name in what it
 // finds.
 func readMeasured(o *options, path string) (string, []byte, error) {
@@ -71,21 +60,4 @@ func readMeasured(o *options, path string) (string, []byte, error) {
 	}
 	src, err := os.ReadFile(path)
 	return filepath.Base(path), src, err
-}
-
-// pairs is a repeatable NAME=VALUE flag.
-type pairs map[string]string
-
-func (p pairs) String() string { return "" }
-
-func (p pairs) Set(v string) error {
-	name, val, ok := strings.Cut(v, "=")
-	if !ok || name == "" || val == "" {
-		return fmt.Errorf("%q: give NAME=VALUE", v)
-	}
-	if _, dup := p[name]; dup {
-		return fmt.Errorf("%q: %s is given twice; give it once", v, name)
-	}
-	p[name] = val
-	return nil
 }
