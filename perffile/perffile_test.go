@@ -20,16 +20,18 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/ w
 // The seed copied into testdata is the one in the shared folder, where that
 // folder is at hand (CI clones only the repository).
 func TestSeedCopyIsCurrent(t *testing.T) {
-	orig, err := os.ReadFile("../../shared/seeds/" + seed000)
-	if err != nil {
-		t.Skipf("no shared seeds here (%v); CI checks the copy only", err)
-	}
-	cp, err := os.ReadFile("testdata/seeds/" + seed000)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(orig, cp) {
-		t.Errorf("testdata/seeds/%s differs from the shared seed; copy it again", seed000)
+	for _, seed := range []string{seed000, "002_45deaede6f0d2a8e.txt"} {
+		orig, err := os.ReadFile("../../shared/seeds/" + seed)
+		if err != nil {
+			t.Skipf("no shared seeds here (%v); CI checks the copy only", err)
+		}
+		cp, err := os.ReadFile("testdata/seeds/" + seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(orig, cp) {
+			t.Errorf("testdata/seeds/%s differs from the shared seed; copy it again", seed)
+		}
 	}
 }
 
@@ -91,22 +93,9 @@ func TestImportSeed(t *testing.T) {
 // A perf stat run in perf's own format, with the packets it covered: the
 // per-packet figures are its counts over the packets.
 func TestImportPerfStat(t *testing.T) {
-	src, err := os.ReadFile("testdata/perf-stat.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := Import("perf-stat.txt", src, Options{Variants: []string{"locked"}, X: 1, Packets: 170e6, MinShare: 1, Role: "validate"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc struct {
-		Series struct{ Reference []scenarios.Reference }
-	}
-	if _, err := toml.Decode(out, &doc); err != nil {
-		t.Fatalf("not TOML: %v\n%s", err, out)
-	}
+	_, refs := imported(t, "perf-stat.txt", Options{Variants: []string{"locked"}, X: 1, Packets: 170e6, MinShare: 1, Role: "validate"})
 	got := map[string]float64{}
-	for _, r := range doc.Series.Reference {
+	for _, r := range refs {
 		got[r.Metric] = r.Value
 	}
 	want := map[string]float64{"cycles_per_packet": 28012345678 / 170e6, "transfers_per_packet": 512345678 / 170e6, "throughput": 170e6 / 10.001234567 / 1e6}
@@ -115,7 +104,7 @@ func TestImportPerfStat(t *testing.T) {
 			t.Errorf("%s = %v, want %v", m, got[m], v)
 		}
 	}
-	if _, err := Import("perf-stat.txt", src, Options{Variants: []string{"locked"}}); err == nil || !strings.Contains(err.Error(), "--packets") {
+	if _, err := Import("perf-stat.txt", []byte("Performance counter stats for 'system wide':\n 1 cycles\n"), Options{Variants: []string{"locked"}}); err == nil || !strings.Contains(err.Error(), "--packets") {
 		t.Errorf("a perf stat run without --Packets: %v, want an error asking for it", err)
 	}
 }
@@ -149,7 +138,8 @@ func TestImportTable(t *testing.T) {
 // FuzzImport: any input gives TOML or an error naming the file, never a
 // panic.
 func FuzzImport(f *testing.F) {
-	for _, name := range []string{"testdata/seeds/" + seed000, "testdata/perf-stat.txt"} {
+	for _, name := range []string{"testdata/seeds/" + seed000, "testdata/seeds/002_45deaede6f0d2a8e.txt", "testdata/perf-stat.txt",
+		"testdata/perf-report-stdio.txt", "testdata/perf-report-children.txt", "testdata/perf-c2c-report.txt", "testdata/lock_stat.txt"} {
 		src, err := os.ReadFile(name)
 		if err != nil {
 			f.Fatal(err)
@@ -157,8 +147,11 @@ func FuzzImport(f *testing.F) {
 		f.Add(src)
 	}
 	f.Add([]byte("variant,axis,x,metric,value,unit\nv,cores,1,throughput,1,Mpps\n"))
+	ingress := scenario(f, "ingress")
 	f.Fuzz(func(t *testing.T, src []byte) {
-		out, err := Import("f.txt", src, Options{Variants: []string{"v"}, Packets: 1e6, MinShare: 1, Role: "validate"})
+		// With the scenario, perf c2c and lock_stat blocks are matched
+		// to its lines and locks too.
+		out, err := Import("f.txt", src, Options{Variants: []string{"locked"}, Packets: 1e6, MinShare: 1, Role: "validate", Scenario: ingress})
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "f.txt") {
 				t.Errorf("error does not name the file: %v", err)

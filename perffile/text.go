@@ -8,12 +8,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 var (
 	timeBench   = regexp.MustCompile(`time_bench: Type:(\S+) Per elem: (\d+) cycles\(tsc\) ([0-9.]+) ns`)
-	reportStart = regexp.MustCompile(`Samples: \S+ of event '([^']+)', Event count \(approx\.\): (\d+)`)
-	reportRow   = regexp.MustCompile(`^\s*[+-]?\s*([0-9.]+)%\s+(\S+)\s+(\[[^\]]*\]|\S+)\s+\[[k.]\]\s+(\S+)`)
 	statStart   = regexp.MustCompile(`Performance counter stats for`)
 	statCount   = regexp.MustCompile(`^\s*([0-9][0-9,.]*)\s+(?:msec\s+)?([a-zA-Z][\w:/-]*)`)
 	statElapsed = regexp.MustCompile(`^\s*([0-9.]+) seconds time elapsed`)
@@ -23,114 +22,166 @@ var (
 	statLike = regexp.MustCompile(`^\s*(\S+)\s+(?:msec\s+)?([a-zA-Z][\w:/-]*)\s*(?:#.*)?$`)
 )
 
-// parseText finds the perf stat runs, perf reports and time_bench lines of
-// a text such as a mailing-list post. Quoted lines ("> ...") are skipped:
-// they repeat an earlier message.
-func parseText(name string, src []byte, o Options) ([]block, error) {
-	var out []block
-	var cur *block
-	var counts map[string]float64
-	title := ""
+// A textLine is one line of a text, its quote marks taken off.
+type textLine struct {
+	n     int // 1-based
+	depth int // the quote marks before it: ">> x" and "> > x" are 2
+	text  string
+}
+
+// splitLines cuts src into lines and takes each one's quote marks off.
+func splitLines(name string, src []byte) ([]textLine, error) {
+	var out []textLine
 	sc := bufio.NewScanner(bytes.NewReader(src))
 	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
-	n := 0
-	finish := func() error {
-		if cur == nil {
-			return nil
-		}
-		if cur.kind == "perf stat" {
-			if err := statPoints(name, cur, counts, o.Packets); err != nil {
-				return err
-			}
-		}
-		if len(cur.points) > 0 {
-			out = append(out, *cur)
-		}
-		cur = nil
-		return nil
-	}
-	for sc.Scan() {
-		n++
-		text := sc.Text()
-		if strings.HasPrefix(strings.TrimSpace(text), ">") {
-			continue
-		}
-		src := func(what string) string { return fmt.Sprintf("%s:%d: %s", name, n, what) }
-		switch {
-		case timeBench.MatchString(text):
-			if err := finish(); err != nil {
-				return nil, err
-			}
-			m := timeBench.FindStringSubmatch(text)
-			ns, err := number(m[3])
-			if err != nil {
-				return nil, fmt.Errorf("%s:%d: time_bench: %v", name, n, err)
-			}
-			out = append(out, block{line: n, kind: "time_bench", title: title, variant: m[1],
-				points: []point{{line: n, metric: "cost", unit: "ns", value: ns, source: src("time_bench " + m[1] + ", " + m[2] + " cycles(tsc)")}}})
-		case reportStart.MatchString(text):
-			if err := finish(); err != nil {
-				return nil, err
-			}
-			cur = &block{line: n, kind: "perf report", title: title}
-			if m := reportStart.FindStringSubmatch(text); m[1] == "cycles" && o.Packets > 0 {
-				// The sampled event count is an estimate of the cycles the
-				// report covers.
-				c, _ := number(m[2])
-				cur.points = append(cur.points, point{line: n, metric: "cycles_per_packet", unit: "cycles", value: c / o.Packets,
-					source: src(fmt.Sprintf("perf report event count %s cycles over %s packets", m[2], strconv.FormatFloat(o.Packets, 'g', -1, 64)))})
-			}
-		case statStart.MatchString(text):
-			if err := finish(); err != nil {
-				return nil, err
-			}
-			cur, counts = &block{line: n, kind: "perf stat", title: title}, map[string]float64{}
-		case cur != nil && cur.kind == "perf report" && reportRow.MatchString(text):
-			m := reportRow.FindStringSubmatch(text)
-			share, err := number(m[1])
-			if err != nil {
-				return nil, fmt.Errorf("%s:%d: perf report: %v", name, n, err)
-			}
-			if share >= o.MinShare {
-				cur.points = append(cur.points, point{line: n, metric: "share_of_cycles_" + m[4], unit: "%", value: share,
-					source: src("perf report, " + m[4] + " " + m[1] + "%")})
-			}
-		case cur != nil && cur.kind == "perf stat" && statElapsed.MatchString(text):
-			s, err := number(statElapsed.FindStringSubmatch(text)[1])
-			if err != nil {
-				return nil, fmt.Errorf("%s:%d: perf stat: %v", name, n, err)
-			}
-			counts["elapsed"] = s
-			if err := finish(); err != nil {
-				return nil, err
-			}
-		case cur != nil && cur.kind == "perf stat" && statCount.MatchString(text):
-			m := statCount.FindStringSubmatch(text)
-			v, err := number(m[1])
-			if err != nil {
-				return nil, fmt.Errorf("%s:%d: perf stat: %s: %v", name, n, m[2], err)
-			}
-			counts[m[2]] = v
-		case cur != nil && cur.kind == "perf stat" && statLike.MatchString(text):
-			m := statLike.FindStringSubmatch(text)
-			return nil, fmt.Errorf("%s:%d: perf stat: %s: %q is not a count; perf stat writes a count as digits with commas (1,234,567): copy the line from its output, or remove it", name, n, m[2], m[1])
-		case strings.TrimSpace(text) == "":
-			if cur != nil && cur.kind == "perf report" && len(cur.points) > 0 {
-				if err := finish(); err != nil {
-					return nil, err
+	for n := 1; sc.Scan(); n++ {
+		t := strings.TrimRight(sc.Text(), "\r")
+		depth := 0
+		if rest := strings.TrimLeft(t, " \t"); strings.HasPrefix(rest, ">") {
+			t = rest
+			for {
+				if r, ok := strings.CutPrefix(strings.TrimPrefix(t, " "), ">"); ok {
+					t, depth = r, depth+1
+					continue
 				}
+				break
 			}
-		case cur == nil:
-			title = strings.TrimSpace(text)
 		}
+		out = append(out, textLine{n: n, depth: depth, text: t})
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s:%d: %v", name, n+1, err)
-	}
-	if err := finish(); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s:%d: %v", name, len(out)+1, err)
 	}
 	return out, nil
+}
+
+// A section reads one kind of block: starts says whether a line opens
+// one, read consumes its lines from lines[0] on and says how many it took.
+type section struct {
+	starts func(text string) bool
+	read   func(name string, lines []textLine, o Options) (block, int, error)
+}
+
+// sections are the blocks a text may hold, tried in order on each line
+// (set by init: readStat looks for the start of the next).
+var sections []section
+
+func init() {
+	sections = []section{
+		{timeBench.MatchString, readTimeBench},
+		{statStart.MatchString, readStat},
+		{isC2CStart, readC2C},
+		{isLockStatStart, readLockStat},
+		{isReportStart, readReport},
+	}
+}
+
+// startsBlock says whether a line opens a block of any kind.
+func startsBlock(text string) bool {
+	return slices.ContainsFunc(sections, func(s section) bool { return s.starts(text) })
+}
+
+// parseText finds the perf stat runs, perf reports, perf c2c reports,
+// lock_stat tables and time_bench lines of a text such as a mailing-list
+// post. Quoted lines ("> ...") are read as well, the quote marks taken off:
+// a whole thread is often quoted. A block that repeats the figures of one
+// found before it (a reply quoting the message) is dropped.
+func parseText(name string, src []byte, o Options) ([]block, error) {
+	lines, err := splitLines(name, src)
+	if err != nil {
+		return nil, err
+	}
+	// runEnd[i] is where the lines at the quote depth of line i end.
+	runEnd := make([]int, len(lines))
+	for i := len(lines) - 1; i >= 0; i-- {
+		runEnd[i] = i + 1
+		if i+1 < len(lines) && lines[i+1].depth == lines[i].depth {
+			runEnd[i] = runEnd[i+1]
+		}
+	}
+	var out []block
+	title := ""
+	for i := 0; i < len(lines); {
+		l := lines[i]
+		k := slices.IndexFunc(sections, func(s section) bool { return s.starts(l.text) })
+		if k < 0 {
+			if t := strings.TrimSpace(l.text); strings.ContainsFunc(t, unicode.IsLetter) && !strings.HasPrefix(t, "#") {
+				title = t // the line that says what was measured, not a comment of perf's
+			}
+			i++
+			continue
+		}
+		b, n, err := sections[k].read(name, lines[i:runEnd[i]], o)
+		if err != nil {
+			return nil, err
+		}
+		b.line, b.title = l.n, title
+		title = ""
+		i += max(n, 1)
+		if (len(b.points) > 0 || b.objects() > 0 || len(b.notes) > 0) && !slices.ContainsFunc(out, b.repeats) {
+			out = append(out, b)
+		}
+	}
+	return out, nil
+}
+
+// repeats says whether b gives the same figures as a, found earlier: a
+// quote of it.
+func (b block) repeats(a block) bool {
+	if a.kind != b.kind || len(a.points) != len(b.points) || len(a.lines) != len(b.lines) || len(a.locks) != len(b.locks) || a.variant != b.variant {
+		return false
+	}
+	for i := range a.points {
+		if a.points[i].metric != b.points[i].metric || a.points[i].value != b.points[i].value {
+			return false
+		}
+	}
+	return slices.EqualFunc(a.lines, b.lines, c2cLine.equal) && slices.EqualFunc(a.locks, b.locks, func(x, y lockClass) bool { return x.same(y) })
+}
+
+func readTimeBench(name string, lines []textLine, _ Options) (block, int, error) {
+	n := lines[0].n
+	m := timeBench.FindStringSubmatch(lines[0].text)
+	ns, err := number(m[3])
+	if err != nil {
+		return block{}, 1, fmt.Errorf("%s:%d: time_bench: %v", name, n, err)
+	}
+	return block{kind: "time_bench", variant: m[1],
+		points: []point{{line: n, metric: "cost", unit: "ns", value: ns, source: fmt.Sprintf("%s:%d: time_bench %s, %s cycles(tsc)", name, n, m[1], m[2])}}}, 1, nil
+}
+
+// readStat reads a perf stat run up to its elapsed time, or up to the
+// next block.
+func readStat(name string, lines []textLine, o Options) (block, int, error) {
+	b := block{kind: "perf stat"}
+	counts := map[string]float64{}
+	i := 1
+	for ; i < len(lines); i++ {
+		text, n := lines[i].text, lines[i].n
+		if startsBlock(text) {
+			break
+		}
+		if m := statElapsed.FindStringSubmatch(text); m != nil {
+			s, err := number(m[1])
+			if err != nil {
+				return b, i, fmt.Errorf("%s:%d: perf stat: %v", name, n, err)
+			}
+			counts["elapsed"] = s
+			i++
+			break
+		}
+		if m := statCount.FindStringSubmatch(text); m != nil {
+			v, err := number(m[1])
+			if err != nil {
+				return b, i, fmt.Errorf("%s:%d: perf stat: %s: %v", name, n, m[2], err)
+			}
+			counts[m[2]] = v
+		} else if m := statLike.FindStringSubmatch(text); m != nil {
+			return b, i, fmt.Errorf("%s:%d: perf stat: %s: %q is not a count; perf stat writes a count as digits with commas (1,234,567): copy the line from its output, or remove it", name, n, m[2], m[1])
+		}
+	}
+	b.line = lines[0].n
+	return b, i, statPoints(name, &b, counts, o.Packets)
 }
 
 // statPoints turns a perf stat run's counts into per-packet metrics and a

@@ -1,6 +1,7 @@
 // Package report turns results into what contend prints: the tables of run,
 // sweep and merge, validate's reference points and changes, explain's
-// simulated perf report and perf c2c with the why of each lock and line,
+// simulated perf report and perf c2c with the why of each lock and line
+// and measured figures beside them (explain --compare),
 // advise's ranking and calibrate's figures, as text laid out to paste into a
 // mailing-list post, CSV and JSON. Every function takes result values and a
 // buffer and holds no state of its own (no flags, no files), so that every

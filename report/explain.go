@@ -14,19 +14,25 @@ import (
 )
 
 // RenderExplain prints e in format: text, the simulated perf report and
-// perf c2c with the why of each lock and line, then the trace; json, the
-// result with its trace.
-func RenderExplain(buf *bytes.Buffer, format string, e *sweep.Explained) error {
+// perf c2c with the why of each lock and line, then the trace, then the
+// figures of the measured file beside the simulated ones (explain
+// --compare, when file is not ""); json, the result with its trace and
+// the figures compared.
+func RenderExplain(buf *bytes.Buffer, format string, e *sweep.Explained, file string, compared []Compared) error {
 	if format == "json" {
 		out := struct {
 			*models.Result
-			Trace []models.Transfer `json:"trace,omitempty"`
-		}{e.Result, e.Transfers}
+			Trace   []models.Transfer `json:"trace,omitempty"`
+			Compare []Compared        `json:"compare,omitempty"`
+		}{e.Result, e.Transfers, compared}
 		return WriteJSON(buf, out)
 	}
 	WriteExplain(buf, e.Scenario, e.Point.Series, e.Point.Variant, e.World, e.Result)
 	if e.Trace.N > 0 {
 		WriteTrace(buf, e.Transfers, e.Trace.N, e.Trace.From, e.Lines)
+	}
+	if file != "" {
+		WriteCompare(buf, file, compared)
 	}
 	return nil
 }

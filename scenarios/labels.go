@@ -70,29 +70,52 @@ func (s *Scenario) labelsOf(offCPU bool, variants ...string) []string {
 	if !offCPU {
 		set["idle"] = true
 	}
+	s.eachStep(variants, func(st *Step) {
+		if name, ok := st.labelName(); ok && (!offCPU || sleeps[st.Kind]) {
+			set[name] = true
+		}
+		if (st.Kind == StepPercpuCounterInc || st.Kind == StepPercpuCounterDec) && !offCPU {
+			set[foldLabel] = true
+		}
+		if st.Kind == StepPercpuRefKill && !offCPU {
+			set[refSwitchLabel] = true
+		}
+		if l := s.lockOf(st); l != nil && (!offCPU || sleeps[st.Kind]) {
+			acq, rel := l.labels()
+			set[acq] = true
+			if rel != "" {
+				set[rel] = true
+			}
+		}
+	})
+	return sortedKeys(set)
+}
+
+// Labels returns the labels a point of variant counts on-CPU time under,
+// sorted: the symbols of its simulated perf report.
+func (s *Scenario) Labels(variant string) []string {
+	return s.labelsOf(false, s.pointVariants(variant)...)
+}
+
+// pointVariants are the variants a point of variant runs: itself, and
+// the batch and flood beside it where the workload runs both.
+func (s *Scenario) pointVariants(variant string) []string {
+	variants := []string{variant}
+	if wl := s.Workload; wl.Kind == WorkloadBoth {
+		variants = append(variants, wl.BatchVariant, wl.FloodVariant)
+	}
+	return variants
+}
+
+// eachStep calls visit with every step the named variants run, through
+// their blocks (each once), gates and callbacks.
+func (s *Scenario) eachStep(variants []string, visit func(st *Step)) {
 	seen := map[string]bool{} // blocks walked
 	var walk func(steps []Step)
 	walk = func(steps []Step) {
 		for i := range steps {
 			st := &steps[i]
-			if name, ok := st.labelName(); ok && (!offCPU || sleeps[st.Kind]) {
-				set[name] = true
-			}
-			if (st.Kind == StepPercpuCounterInc || st.Kind == StepPercpuCounterDec) && !offCPU {
-				set[foldLabel] = true
-			}
-			if st.Kind == StepPercpuRefKill && !offCPU {
-				set[refSwitchLabel] = true
-			}
-			if wants[st.Kind] != "" && wants[st.Kind] != "line" && (!offCPU || sleeps[st.Kind]) {
-				if j := slices.IndexFunc(s.Locks, func(l Lock) bool { return l.Name == st.Arg }); j >= 0 {
-					acq, rel := s.Locks[j].labels()
-					set[acq] = true
-					if rel != "" {
-						set[rel] = true
-					}
-				}
-			}
+			visit(st)
 			for _, b := range []string{st.Callback, blockOf(st)} {
 				if b != "" && !seen[b] {
 					seen[b] = true
@@ -107,7 +130,17 @@ func (s *Scenario) labelsOf(offCPU bool, variants ...string) []string {
 			walk(v.Steps)
 		}
 	}
-	return sortedKeys(set)
+}
+
+// lockOf is the lock a lock step takes or releases; nil for other steps.
+func (s *Scenario) lockOf(st *Step) *Lock {
+	if wants[st.Kind] == "" || wants[st.Kind] == "line" {
+		return nil
+	}
+	if j := slices.IndexFunc(s.Locks, func(l Lock) bool { return l.Name == st.Arg }); j >= 0 {
+		return &s.Locks[j]
+	}
+	return nil
 }
 
 // blockOf is the block a block step calls; "" for other steps.
@@ -129,11 +162,7 @@ func (c *checker) labelMetric(at []string, ref *Reference) {
 			return
 		}
 	}
-	variants := []string{ref.Variant}
-	if wl := c.s.Workload; wl.Kind == WorkloadBoth {
-		variants = append(variants, wl.BatchVariant, wl.FloodVariant)
-	}
-	have := c.s.labelsOf(offCPU, variants...)
+	have := c.s.labelsOf(offCPU, c.s.pointVariants(ref.Variant)...)
 	switch {
 	case slices.Contains(have, label):
 	case offCPU && len(have) == 0:

@@ -64,6 +64,9 @@ func Metric(r *models.Result, metric, unit string) (float64, error) {
 		}
 		return 100 * r.Batch.CPUUtil, nil
 	}
+	if prefix, name, ok := objectMetric(metric); ok {
+		return objectValue(r, prefix, name), nil
+	}
 	if label, ok := strings.CutPrefix(metric, "share_of_cycles_"); ok {
 		for _, l := range r.Profile {
 			if l.Label == label {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"contend/perffile"
 	"contend/report"
 	"contend/scenarios"
 	"contend/sweep"
@@ -20,6 +21,10 @@ func cmdExplain(args []string, stdout, stderr io.Writer) error {
 	traceN := fs.Int("trace", 0, fmt.Sprintf("also list the first `N` line transfers of the measured interval (at most %d)", maxTrace))
 	traceFrom := fs.Duration("trace-from", 0, "with --trace: list the transfers asked for this long into the measured interval or later (e.g. 4ms)")
 	traceLines := fs.String("trace-line", "", "with --trace: list only the transfers of these `lines` (comma-separated names)")
+	compare := fs.String("compare", "", "print the figures of a measured `FILE` (perf report, perf c2c report, lock_stat; as import reads it) beside the simulated ones")
+	compareLine := fs.Int("compare-line", 0, "with --compare: the block of the file that starts at line `N`, where it holds several")
+	var mo perffile.Options
+	mo.MatchFlags(fs)
 	if err := parse(fs, &o, args); err != nil {
 		return err
 	}
@@ -51,8 +56,20 @@ func cmdExplain(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	var name string
+	var compared []report.Compared
+	if *compare != "" {
+		var src []byte
+		if name, src, err = readMeasured(&o, *compare); err != nil {
+			return err
+		}
+		mo.Scenario = s
+		if compared, err = perffile.Compare(name, src, mo, *variant, *compareLine, e.Result); err != nil {
+			return err
+		}
+	}
 	var buf bytes.Buffer
-	if err := report.RenderExplain(&buf, o.format, e); err != nil {
+	if err := report.RenderExplain(&buf, o.format, e, name, compared); err != nil {
 		return err
 	}
 	return emit(&o, stdout, &buf)

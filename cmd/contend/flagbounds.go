@@ -42,7 +42,8 @@ var flagBounds = map[string]flagBound{
 	"plot x":            {-1e15, 1e15, "a point on the series axis"},
 	"import x":          {-1e15, 1e15, "the axis value of the points"},
 	"import packets":    {0, 1e18, "the packets processed while perf counted (0: none)"},
-	"import min-share":  {0, 100, "a share of cycles in percent"},
+	"min-share":         {0, 100, "a share of cycles in percent"},
+	"compare-line":      {0, math.MaxInt32, "the line a block of the file starts at (0: its only block)"},
 }
 
 // boundOf returns the bound of flag f of command cmd. A numeric flag with no

@@ -15,12 +15,13 @@ func cmdImport(args []string, stdout, stderr io.Writer) error {
 	var o options
 	fs := newFlags("import", &o, stderr, "text")
 	variants := fs.String("variant", "", "the variant of each block found, in order, comma-separated (time_bench blocks name their own)")
+	scenario := fs.String("scenario", "", "the scenario whose lines and locks a perf c2c report's cachelines and lock_stat's classes are matched to (and whose unsimulated symbols a perf report drops)")
 	var io perffile.Options
 	fs.StringVar(&io.Axis, "axis", "", "the axis of the points (default: the series' axis)")
 	fs.Float64Var(&io.X, "x", 1, "the axis value of the points")
 	fs.Float64Var(&io.Packets, "packets", 0, "packets processed during a perf stat run (for the per-packet metrics)")
-	fs.Float64Var(&io.MinShare, "min-share", 1, "keep perf report symbols with at least this `percent` of cycles")
 	fs.StringVar(&io.Role, "role", "validate", "role of the points: validate or calibrate")
+	io.MatchFlags(fs)
 	if err := parse(fs, &o, args); err != nil {
 		return err
 	}
@@ -33,17 +34,30 @@ func cmdImport(args []string, stdout, stderr io.Writer) error {
 	if io.Role != "validate" && io.Role != "calibrate" {
 		return fmt.Errorf("--role %q: use validate or calibrate", io.Role)
 	}
-	path := fs.Arg(0)
-	if err := o.files.Read("the input "+path, path); err != nil {
-		return err
+	if *scenario != "" {
+		s, err := o.loader().Load(*scenario)
+		if err != nil {
+			return err
+		}
+		io.Scenario = s
 	}
-	src, err := os.ReadFile(path)
+	name, src, err := readMeasured(&o, fs.Arg(0))
 	if err != nil {
 		return err
 	}
-	out, err := perffile.Import(filepath.Base(path), src, io)
+	out, err := perffile.Import(name, src, io)
 	if err != nil {
 		return err
 	}
 	return emit(&o, stdout, bytes.NewBufferString(out))
+}
+
+// readMeasured reads a measured file, named by its base name in what it
+// finds.
+func readMeasured(o *options, path string) (string, []byte, error) {
+	if err := o.files.Read("the input "+path, path); err != nil {
+		return "", nil, err
+	}
+	src, err := os.ReadFile(path)
+	return filepath.Base(path), src, err
 }

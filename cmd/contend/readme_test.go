@@ -17,11 +17,18 @@ func TestReadmeAdvise(t *testing.T) {
 	readmeBlock(t, "advise", "advise", "ingress", "--variant", "locked", "--cores", "2")
 }
 
+// TestReadmeImport keeps the README's import example, a perf c2c report
+// matched to ingress's lines, equal to what it prints today.
+func TestReadmeImport(t *testing.T) {
+	readmeBlock(t, "import", "import", "perffile/testdata/perf-c2c-report.txt", "--scenario", "ingress", "--variant", "locked", "--x", "2")
+}
+
 // readmeBlock checks the README's block named name (between its begin and
-// end markers) against the output of contend args, or rewrites it with
-// -update.
+// end markers) against the output of contend args, run from the top of the
+// repository as the README says, or rewrites it with -update.
 func readmeBlock(t *testing.T, name string, args ...string) {
 	t.Helper()
+	t.Chdir("../..")
 	begin := "<!-- " + name + ": begin (go test ./cmd/contend/ -update rewrites this) -->\n"
 	end := "<!-- " + name + ": end -->"
 	var out, errb bytes.Buffer
@@ -29,7 +36,7 @@ func readmeBlock(t *testing.T, name string, args ...string) {
 		t.Fatalf("%s: status %d: %s", strings.Join(args, " "), code, errb.String())
 	}
 	want := "```\n$ go run ./cmd/contend " + strings.Join(args, " ") + "\n" + out.String() + "```\n"
-	src, err := os.ReadFile("../../README.md")
+	src, err := os.ReadFile("README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +53,7 @@ func readmeBlock(t *testing.T, name string, args ...string) {
 		t.Fatalf("README.md's %s block is stale; run go test ./cmd/contend/ -update\n--- README\n%s\n--- %s\n%s", name, got, name, want)
 	}
 	text = text[:i+len(begin)] + want + text[j:]
-	if err := os.WriteFile("../../README.md", []byte(text), 0o644); err != nil {
+	if err := os.WriteFile("README.md", []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
