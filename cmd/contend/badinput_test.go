@@ -618,7 +618,7 @@ func TestPlotRasterBudget(t *testing.T) {
 }
 
 // Every numeric flag of every command has a bound: a flag without one
-// panics in checkBounds, which any run of the command reaches.
+// panics in flagBounds.Check, which any run of the command reaches.
 func TestEveryNumericFlagBounded(t *testing.T) {
 	dir := t.TempDir()
 	for _, cmd := range []string{"list", "run", "sweep", "merge", "validate", "explain", "fit", "advise", "plot", "calibrate", "import"} {

@@ -82,7 +82,7 @@ func parse(fs *flag.FlagSet, o *options, args []string) error {
 	if err := fs.Parse(append([]string{"--"}, pos...)); err != nil {
 		return errUsage
 	}
-	if err := checkBounds(fs, strings.TrimPrefix(fs.Name(), "contend ")); err != nil {
+	if err := flagBounds.Check(fs, strings.TrimPrefix(fs.Name(), "contend ")); err != nil {
 		return err
 	}
 	if o.formats != nil && !slices.Contains(o.formats, o.format) {
