@@ -95,8 +95,9 @@ func (r *refLine) holds(core int) bool { return r.perCPU || r.owner == core || r
 // the LLC when a sharer shares the requester's LLC, else by the nearest
 // sharer, else by memory; an ownership request takes the line from the owner
 // or pays for the farthest sharer it invalidates (the LLC when it is the
-// only sharer). Reads served from the LLC or memory free the line after the
-// occupancy; everything else after the transfer and the hold.
+// only sharer). Reads served from the LLC, memory or a copy on the same
+// socket free the line after the occupancy; everything else (a copy read
+// from another socket included) after the transfer and the hold.
 func (r *refLine) access(now sim.Time, core int, op cacheline.Op, hold sim.Time) (bool, sim.Time, cacheline.Distance) {
 	r.accesses++
 	grace := !(op == cacheline.Store && r.prevTaken) && r.prev == core && now < r.prevTill && now+hold <= r.prevTill
@@ -123,12 +124,14 @@ func (r *refLine) access(now sim.Time, core int, op cacheline.Op, hold sim.Time)
 	case r.owner >= 0:
 		from = quickDistance(r.owner, core)
 	case op == cacheline.Load && r.fwd >= 0:
-		from, serial = quickDistance(r.fwd, core), false
+		from = quickDistance(r.fwd, core)
+		serial = from == cacheline.OtherSocket
 	case op == cacheline.Load && len(r.sharers) > 0:
-		from, serial = slices.Min(others), false
+		from = slices.Min(others)
 		if sameLLC {
 			from = cacheline.LLC
 		}
+		serial = from == cacheline.OtherSocket
 	case len(r.sharers) == 0:
 		from, serial = cacheline.Memory, op != cacheline.Load
 	case len(others) == 0:

@@ -255,10 +255,19 @@ func (s *System) Access(now sim.Time, core int, l *Line, op Op, hold sim.Time) R
 		l.owner, l.dirty = -1, false
 		s.addSharer(l, core)
 	case op == Load && l.fwd >= 0:
-		from, serial = s.Distance(l.fwd, core), false
+		from = s.Distance(l.fwd, core)
+		serial = from == OtherSocket // see below
 		s.addSharer(l, core)
 	case op == Load && l.nsharers > 0:
-		from, serial = s.nearest(core, l), false
+		// A copy is read from the nearest sharer or the LLC. Within a
+		// socket the LLC serves such reads one after another at its
+		// occupancy; from another socket each goes through the line's
+		// home agent, which handles one request for a line at a time
+		// (conflicting requests to one address are serialized there), so
+		// it holds the line for the whole transfer: the re-reads of a
+		// ticket lock's waiters on other sockets queue, one transfer each.
+		from = s.nearest(core, l)
+		serial = from == OtherSocket
 		s.addSharer(l, core)
 	case op == Load:
 		from, serial = Memory, false

@@ -475,3 +475,31 @@ func TestWatchFromOrder(t *testing.T) {
 		t.Errorf("woken in the order %v; want %v (by the time each started watching)", woken, want)
 	}
 }
+
+// Reads of a shared copy at one instant: those of the copy's socket are
+// served together, each after the LLC's occupancy, while those from other
+// sockets go through the line's home one after another, a transfer each
+// (the re-reads of a ticket lock's waiters after a release). A second
+// reader on a socket a read already brought the line to is served there.
+func TestRemoteReadsOfASharedLineQueue(t *testing.T) {
+	s, ls := newSystem(t, grid{n: 32, perSocket: 8}, "lock")
+	s.Occupancy = testOccupancy
+	l := ls[0]
+	s.Access(0, 0, l, cacheline.Store, 0)
+	s.Access(sim.Microsecond, 1, l, cacheline.Load, 0) // now Shared by cores 0 and 1
+	at := 2 * sim.Microsecond
+	for i, c := range []int{2, 3, 4} {
+		if d := s.Access(at, c, l, cacheline.Load, 0).Done - at; d != testLat[cacheline.LLC]+sim.Time(i)*testOccupancy {
+			t.Errorf("same-socket read %d took %v, want the LLC's after %d occupancies", i, d, i)
+		}
+	}
+	for i, c := range []int{8, 16, 24} { // sockets 1, 2 and 3
+		want := 3*testOccupancy + sim.Time(i+1)*testLat[cacheline.OtherSocket]
+		if d := s.Access(at, c, l, cacheline.Load, 0).Done - at; d != want {
+			t.Errorf("read %d from another socket took %v, want %v (%d transfers one after another)", i, d, want, i+1)
+		}
+	}
+	if d := s.Access(at, 9, l, cacheline.Load, 0).Done - at; d != 3*testOccupancy+3*testLat[cacheline.OtherSocket]+testLat[cacheline.LLC] {
+		t.Errorf("a second reader on socket 1 took %v, want its LLC's after the remote reads", d)
+	}
+}
