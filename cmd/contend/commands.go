@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"contend/band"
 	"contend/internal/iofiles"
 	"contend/report"
 	"contend/scenarios"
@@ -105,8 +106,12 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	profileFlag(fs, &o)
 	samples := samplesFlag(fs, "each figure", ", and whether the measured figure is inside")
 	onlyChanges := fs.Bool("changes", false, "print only what each variant changes against its series' base (the before), measured and predicted")
+	corpus := fs.Bool("corpus", false, "learn the error bands from every built-in scenario's validate points and the files named: each point's kind and error, and each kind's 90% band (--format json writes band/band.json)")
 	if err := parse(fs, &o, args); err != nil {
 		return err
+	}
+	if *corpus && (*onlyChanges || *samples > 0) {
+		return fmt.Errorf("--corpus with --changes or --uncertainty: the corpus is every validate point and change at its prediction; drop the other flag")
 	}
 	if err := sweep.CheckSamples(*samples); err != nil {
 		return err
@@ -116,8 +121,8 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	}
 	var v sweep.Validation
 	names := fs.Args()
-	if len(names) == 0 {
-		names = scenarios.BuiltinNames()
+	if len(names) == 0 || *corpus {
+		names = append(scenarios.BuiltinNames(), names...)
 	}
 	prog := progress(&o, "validate")
 	for _, arg := range names {
@@ -130,9 +135,15 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	var buf bytes.Buffer
-	render := func() error { return report.RenderValidation(&buf, o.format, v) }
-	if *onlyChanges {
-		render = func() error { return report.WriteChanges(&buf, o.format, v.Changes) }
+	bands := band.Committed()
+	render := func() error { return report.RenderValidation(&buf, o.format, v, bands) }
+	switch {
+	case *onlyChanges:
+		render = func() error {
+			return report.WriteChanges(&buf, o.format, v.Changes, report.BandsOf(bands, v.ChangeTags))
+		}
+	case *corpus:
+		render = func() error { return report.RenderCorpus(&buf, o.format, v.Corpus.File()) }
 	}
 	if err := render(); err != nil {
 		return err
