@@ -178,18 +178,6 @@ func (f *File) Set() Set {
 	return out
 }
 
-// Entry returns the entry of kind k (or of the kind it falls back on).
-func (f *File) Entry(k Kind) (Entry, bool) {
-	if b, ok := f.Set().For(k); ok {
-		for _, e := range f.Bands {
-			if e.Kind == b.Kind {
-				return e, true
-			}
-		}
-	}
-	return Entry{}, false
-}
-
 // For returns the band a prediction of kind k in case gets: the one
 // learned without case when case is in the corpus, else the whole
 // corpus's.
@@ -202,30 +190,51 @@ func (f *File) For(k Kind, caseName string) (Band, bool) {
 	return f.Set().For(k)
 }
 
-// Describe says what a band of kind k holds: "±12% (90%: 41 of 46
-// published predictions of this kind fell within it)", naming the pool
-// when the kind had too few points of its own.
-func (f *File) Describe(k Kind) string {
-	e, ok := f.Entry(k)
+// Cell is the whole corpus's band of kind k around prediction v, or no
+// band (an empty Kind) when the corpus has none for it.
+func (f *File) Cell(k Kind, v float64) Cell {
+	b, ok := f.Set().For(k)
 	if !ok {
-		return "no band: the corpus has no published prediction of this kind"
+		return Cell{}
 	}
+	return b.Cell(v)
+}
+
+// Describe says what a band holds: "±12% (90%: 41 of 46 published
+// predictions of this kind fell within it)", naming the pool when its kind
+// had too few points of its own. The count is the whole corpus's, each
+// point judged by the band learned without its case.
+func (f *File) Describe(b Band) string { return f.describe(b.Kind.String(), Width(b)) }
+
+// DescribeCell is Describe for a band as csv and json carry it.
+func (f *File) DescribeCell(c Cell) string {
+	return f.describe(c.Kind, width(c.Width, strings.HasPrefix(c.Kind, string(Change))))
+}
+
+func (f *File) describe(kind, width string) string {
+	i := slices.IndexFunc(f.Bands, func(e Entry) bool { return e.Kind.String() == kind })
+	if i < 0 {
+		return width
+	}
+	e := f.Bands[i]
 	pooled := ""
 	if e.Pooled() {
-		pooled = fmt.Sprintf(", pooled with %s: %s has fewer than %d", e.Pool, e.Kind, MinPoints)
+		pooled = fmt.Sprintf("; pooled with %s, this kind having fewer than %d points or %d cases", e.Pool, MinPoints, MinCases)
 	}
-	return fmt.Sprintf("%s (90%%: %d of %d published predictions of this kind fell within it%s)", Width(e.Band), e.Within, e.Points, pooled)
+	return fmt.Sprintf("%s (90%%: %d of %d published predictions of this kind fell within it%s)", width, e.Within, e.Points, pooled)
 }
 
 // Width prints a band's half-width: "±12%", "±8.5 points".
-func Width(b Band) string {
+func Width(b Band) string { return width(b.Width, b.Kind.Figure == Change) }
+
+func width(w float64, points bool) string {
 	prec := 0
-	if b.Width < 10 {
+	if w < 10 {
 		prec = 1
 	}
 	unit := "%"
-	if b.Kind.Figure == Change {
+	if points {
 		unit = " points"
 	}
-	return "±" + strings.TrimSuffix(fmt.Sprintf("%.*f", prec, b.Width), ".0") + unit
+	return "±" + strings.TrimSuffix(fmt.Sprintf("%.*f", prec, w), ".0") + unit
 }

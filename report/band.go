@@ -6,10 +6,12 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"contend/band"
 	"contend/scenarios"
+	"contend/sweep"
 )
 
 // bandColumns are the csv columns of a prediction's error band.
@@ -48,11 +50,60 @@ func bandText(b *band.Band) string {
 
 func bandCSV(b *band.Band, v float64) []string {
 	if b == nil {
+		return cellCSV(band.Cell{})
+	}
+	return cellCSV(b.Cell(v))
+}
+
+// cellCSV is a band's csv cells, empty for no band.
+func cellCSV(c band.Cell) []string {
+	if c.Kind == "" {
 		return []string{"", "", ""}
 	}
-	c := b.Cell(v)
 	f4 := func(v float64) string { return strconv.FormatFloat(v, 'f', 4, 64) }
 	return []string{c.Kind, f4(c.Low), f4(c.High)}
+}
+
+// writeTableBands says, under a table, which band each of its values and
+// Δ% columns has: by kind, at which axis values.
+func writeTableBands(buf *bytes.Buffer, t sweep.Table, f *band.File) {
+	type at struct {
+		cell   band.Cell
+		xs     []string
+		change bool
+	}
+	var kinds []*at
+	note := func(c band.Cell, x float64, change bool) {
+		if c.Kind == "" {
+			return
+		}
+		i := slices.IndexFunc(kinds, func(a *at) bool { return a.cell.Kind == c.Kind && a.cell.Width == c.Width })
+		if i < 0 {
+			kinds = append(kinds, &at{cell: c, change: change})
+			i = len(kinds) - 1
+		}
+		if xs := kinds[i].xs; len(xs) == 0 || xs[len(xs)-1] != Num(x) {
+			kinds[i].xs = append(kinds[i].xs, Num(x))
+		}
+	}
+	for i, x := range t.X {
+		for _, c := range t.Bands[i] {
+			note(c, x, false)
+		}
+	}
+	for i, x := range t.X {
+		for _, c := range t.ChangeBands[i] {
+			note(c, x, true)
+		}
+	}
+	fmt.Fprintf(buf, "  error bands (how far the measured figure may lie from the prediction):\n")
+	for _, k := range kinds {
+		what := "values"
+		if k.change {
+			what = "Δ%"
+		}
+		fmt.Fprintf(buf, "    %s at %s=%s: %s, %s\n", what, t.Axis, strings.Join(k.xs, ","), k.cell.Kind, f.DescribeCell(k.cell))
+	}
 }
 
 // writeBandSummary says how many measured figures fell within their band,
@@ -61,7 +112,7 @@ func writeBandSummary(buf *bytes.Buffer, f *band.File, rows []scenarios.Row, ban
 	if f == nil {
 		return
 	}
-	var kinds []band.Kind
+	var kinds []band.Band
 	within, judged := 0, 0
 	for i, r := range rows {
 		b := bands[i]
@@ -72,8 +123,8 @@ func writeBandSummary(buf *bytes.Buffer, f *band.File, rows []scenarios.Row, ban
 		if r.Predicted > 0 && b.Contains(100*math.Abs(r.Measured-r.Predicted)/r.Predicted) {
 			within++
 		}
-		if !slices.Contains(kinds, b.Kind) {
-			kinds = append(kinds, b.Kind)
+		if full, ok := f.Set().For(b.Kind); ok && !slices.Contains(kinds, full) {
+			kinds = append(kinds, full)
 		}
 	}
 	if judged == 0 {
@@ -83,11 +134,11 @@ func writeBandSummary(buf *bytes.Buffer, f *band.File, rows []scenarios.Row, ban
 	writeBandKinds(buf, f, kinds)
 }
 
-// writeBandKinds describes the band of each kind, in the order given.
-func writeBandKinds(buf *bytes.Buffer, f *band.File, kinds []band.Kind) {
-	fmt.Fprintf(buf, "error bands (the measured figure's distance from the prediction, in %% of it; a built-in case's own band is learned without its points):\n")
-	for _, k := range kinds {
-		fmt.Fprintf(buf, "  %s: %s\n", k, f.Describe(k))
+// writeBandKinds describes each band, in the order given.
+func writeBandKinds(buf *bytes.Buffer, f *band.File, bands []band.Band) {
+	fmt.Fprintf(buf, "error bands (how far the measured figure may lie from the prediction, in %% of it; a built-in case's band is learned without its own points):\n")
+	for _, b := range bands {
+		fmt.Fprintf(buf, "  %s: %s\n", b.Kind, f.Describe(b))
 	}
 }
 

@@ -82,7 +82,7 @@ func runTables(name string, axes bool, args []string, stdout, stderr io.Writer) 
 	if slice != nil {
 		err = report.WriteJSON(&buf, p.Shard(*slice, o.format, o.seed, values))
 	} else {
-		tables := p.Tables(values)
+		tables := bandedTables(p, values)
 		if *samples > 0 {
 			ivs, err := p.Intervals(*samples, o.jobs, progress(&o, name))
 			if err != nil {
@@ -92,7 +92,7 @@ func runTables(name string, axes bool, args []string, stdout, stderr io.Writer) 
 				tables[i].Intervals = ivs[i]
 			}
 		}
-		err = report.RenderTables(&buf, o.format, tables)
+		err = report.RenderTables(&buf, o.format, tables, band.Committed())
 	}
 	if err != nil {
 		return err

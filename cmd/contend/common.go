@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"contend/band"
 	"errors"
 	"flag"
 	"fmt"
@@ -157,4 +158,12 @@ func seedOf(o *options, s *scenarios.Scenario) int64 {
 		return o.seed
 	}
 	return s.Run.Seed
+}
+
+// bandedTables is the plan's tables of values, each value with its error
+// band from the committed corpus.
+func bandedTables(p *sweep.Plan, values [][]float64) []sweep.Table {
+	tables := p.Tables(values)
+	p.Bands(tables, band.Committed())
+	return tables
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"contend/band"
 	"errors"
 	"flag"
 	"fmt"
@@ -67,8 +68,9 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 	if !slices.Contains([]string{"text", "csv", "json"}, o.format) {
 		return fmt.Errorf("--format %q: use text, csv or json", o.format)
 	}
+	tables := bandedTables(p, values)
 	var buf bytes.Buffer
-	if err := report.RenderTables(&buf, o.format, p.Tables(values)); err != nil {
+	if err := report.RenderTables(&buf, o.format, tables, band.Committed()); err != nil {
 		return err
 	}
 	return emit(&o, stdout, &buf)
