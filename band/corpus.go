@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -119,7 +120,7 @@ func (c *Corpus) File() *File {
 	if f.Bands == nil {
 		f.Bands = []Entry{}
 	}
-	for _, name := range sortedKeys(held) {
+	for _, name := range slices.Sorted(maps.Keys(held)) {
 		f.HeldOut = append(f.HeldOut, CaseSet{Case: name, Bands: held[name]})
 	}
 	return f
@@ -133,15 +134,6 @@ func inPool(k, pool Kind) bool {
 		}
 	}
 	return false
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }
 
 // Encode writes f as band.json is written.

@@ -203,3 +203,16 @@ func RenderValidation(buf *bytes.Buffer, format string, v sweep.Validation, f *b
 	}
 	return nil
 }
+
+// RenderValidationAs prints what validate found: the rows, only the
+// changes, or the corpus and the bands it teaches; each with its error band
+// from f.
+func RenderValidationAs(buf *bytes.Buffer, format string, changes, corpus bool, v sweep.Validation, f *band.File) error {
+	switch {
+	case changes:
+		return WriteChanges(buf, format, v.Changes, BandsOf(f, v.ChangeTags))
+	case corpus:
+		return RenderCorpus(buf, format, v.Corpus.File())
+	}
+	return RenderValidation(buf, format, v, f)
+}

@@ -46,3 +46,10 @@ func (p *Plan) Bands(tables []Table, f *band.File) {
 		}
 	}
 }
+
+// BandedTables is Tables with each value's error band from f.
+func (p *Plan) BandedTables(values [][]float64, f *band.File) []Table {
+	tables := p.Tables(values)
+	p.Bands(tables, f)
+	return tables
+}

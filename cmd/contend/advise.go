@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"contend/band"
 	"fmt"
 	"io"
 
@@ -47,7 +46,7 @@ func cmdAdvise(args []string, stdout, stderr io.Writer) error {
 	a, err := advise.At(s, pt, *samples, advise.Env{
 		Run:   func(s *scenarios.Scenario) scenarios.Runner { return sweep.Runner(s, o.jobs, prog) },
 		Load:  func(extra []byte) (*scenarios.Scenario, error) { return o.loader().LoadWith(fs.Arg(0), extra) },
-		Bands: band.Committed(),
+		Bands: bands(),
 	})
 	if err != nil {
 		return err

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"contend/band"
 	"contend/internal/iofiles"
 	"contend/report"
 	"contend/scenarios"
@@ -82,7 +81,7 @@ func runTables(name string, axes bool, args []string, stdout, stderr io.Writer) 
 	if slice != nil {
 		err = report.WriteJSON(&buf, p.Shard(*slice, o.format, o.seed, values))
 	} else {
-		tables := bandedTables(p, values)
+		tables := p.BandedTables(values, bands())
 		if *samples > 0 {
 			ivs, err := p.Intervals(*samples, o.jobs, progress(&o, name))
 			if err != nil {
@@ -92,7 +91,7 @@ func runTables(name string, axes bool, args []string, stdout, stderr io.Writer) 
 				tables[i].Intervals = ivs[i]
 			}
 		}
-		err = report.RenderTables(&buf, o.format, tables, band.Committed())
+		err = report.RenderTables(&buf, o.format, tables, bands())
 	}
 	if err != nil {
 		return err
@@ -110,14 +109,11 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	if err := parse(fs, &o, args); err != nil {
 		return err
 	}
-	if *corpus && (*onlyChanges || *samples > 0) {
-		return fmt.Errorf("--corpus with --changes or --uncertainty: the corpus is every validate point and change at its prediction; drop the other flag")
-	}
 	if err := sweep.CheckSamples(*samples); err != nil {
 		return err
 	}
-	if *onlyChanges && *samples > 0 {
-		return fmt.Errorf("--changes with --uncertainty: the changes have no intervals; drop one of them")
+	if *onlyChanges && *samples > 0 || *corpus && (*onlyChanges || *samples > 0) {
+		return fmt.Errorf("--changes, --corpus and --uncertainty: the changes have no intervals, and the corpus is every validate point and change at its prediction; drop one of them")
 	}
 	var v sweep.Validation
 	names := fs.Args()
@@ -135,17 +131,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	var buf bytes.Buffer
-	bands := band.Committed()
-	render := func() error { return report.RenderValidation(&buf, o.format, v, bands) }
-	switch {
-	case *onlyChanges:
-		render = func() error {
-			return report.WriteChanges(&buf, o.format, v.Changes, report.BandsOf(bands, v.ChangeTags))
-		}
-	case *corpus:
-		render = func() error { return report.RenderCorpus(&buf, o.format, v.Corpus.File()) }
-	}
-	if err := render(); err != nil {
+	if err := report.RenderValidationAs(&buf, o.format, *onlyChanges, *corpus, v, bands()); err != nil {
 		return err
 	}
 	return emit(&o, stdout, &buf)

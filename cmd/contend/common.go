@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"contend/band"
 	"errors"
 	"flag"
 	"fmt"
@@ -14,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"contend/band"
 	"contend/internal/iofiles"
 	"contend/report"
 	"contend/scenarios"
@@ -21,6 +21,7 @@ import (
 )
 
 var errUsage = errors.New("usage")
+var bands = band.Committed // the error bands learned from the published cases
 
 // common flags of the commands that print tables.
 type options struct {
@@ -158,12 +159,4 @@ func seedOf(o *options, s *scenarios.Scenario) int64 {
 		return o.seed
 	}
 	return s.Run.Seed
-}
-
-// bandedTables is the plan's tables of values, each value with its error
-// band from the committed corpus.
-func bandedTables(p *sweep.Plan, values [][]float64) []sweep.Table {
-	tables := p.Tables(values)
-	p.Bands(tables, band.Committed())
-	return tables
 }

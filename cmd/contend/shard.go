@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"contend/band"
 	"errors"
 	"flag"
 	"fmt"
@@ -68,9 +67,8 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 	if !slices.Contains([]string{"text", "csv", "json"}, o.format) {
 		return fmt.Errorf("--format %q: use text, csv or json", o.format)
 	}
-	tables := bandedTables(p, values)
 	var buf bytes.Buffer
-	if err := report.RenderTables(&buf, o.format, tables, band.Committed()); err != nil {
+	if err := report.RenderTables(&buf, o.format, p.BandedTables(values, bands()), bands()); err != nil {
 		return err
 	}
 	return emit(&o, stdout, &buf)
