@@ -357,7 +357,7 @@ func TestExplain(t *testing.T) {
 }
 
 func TestRank(t *testing.T) {
-	rows := []advise.Row{{Gain: 5, Low: -1}, {Gain: 3, Low: 2}, {Gain: 9, Low: 2}}
+	rows := []advise.Row{{Gain: 5, BandLow: -1}, {Gain: 3, BandLow: 2}, {Gain: 9, BandLow: 2}}
 	rows[0].What, rows[1].What, rows[2].What = "a", "b", "c"
 	advise.Rank(rows)
 	var order string

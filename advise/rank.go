@@ -20,7 +20,10 @@ type Row struct {
 	// Low and High bound the gain's 90% interval when the profile's spread
 	// was sampled; both are Gain otherwise.
 	Low, High float64
-	Explain   string
+	// BandLow and BandHigh widen Low and High by the error band of a
+	// change of this kind (Env.Bands); they are Low and High without one.
+	BandLow, BandHigh float64
+	Explain           string
 }
 
 // Rate is what a candidate is ranked by: the flood's packets per second, or
@@ -38,10 +41,11 @@ func ByBatch(s *scenarios.Scenario) bool {
 	return s.Workload.Kind == scenarios.WorkloadBatch || s.Workload.Kind == scenarios.WorkloadBoth && s.Workload.FloodVariant != ""
 }
 
-// Rank orders rows by the lower bound of their gain, best first; without
-// sampled spread that is the gain itself. Ties keep the rules' order.
+// Rank orders rows by the lower bound of their gain with the error band,
+// best first; without sampled spread or band that is the gain itself.
+// Ties keep the rules' order.
 func Rank(rows []Row) {
-	slices.SortStableFunc(rows, func(a, b Row) int { return cmp.Compare(b.Low, a.Low) })
+	slices.SortStableFunc(rows, func(a, b Row) int { return cmp.Compare(b.BandLow, a.BandLow) })
 }
 
 // moving is below this many transfers per packet: a line that stopped.

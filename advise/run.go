@@ -3,6 +3,8 @@ package advise
 import (
 	"fmt"
 
+	"contend/band"
+
 	"contend/models"
 	"contend/report"
 	"contend/scenarios"
@@ -25,6 +27,8 @@ type Env struct {
 	// Load loads the advised scenario again with extra TOML appended to
 	// it: the declarations of the candidates.
 	Load func(extra []byte) (*scenarios.Scenario, error)
+	// Bands holds the error bands the gains are widened by (nil: none).
+	Bands *band.File
 }
 
 // At simulates the base variant at pt, derives the candidates from it,
@@ -84,12 +88,44 @@ func At(s *scenarios.Scenario, pt scenarios.Point, samples int, env Env) (*Advic
 			a.Ranked[i].Low, a.Ranked[i].High = gains[i].Low, gains[i].High
 		}
 	}
+	if err := widen(a, s, pt, env.Bands); err != nil {
+		return nil, err
+	}
 	Rank(a.Ranked)
 	for _, r := range a.Ranked {
 		a.Rows = append(a.Rows, report.AdviceRow{Rule: r.Rule, Change: r.What, Variant: r.Variant, Rate: r.Rate * scale,
-			GainPct: r.Gain, LowPct: r.Low, HighPct: r.High, Explain: r.Explain})
+			GainPct: r.Gain, LowPct: r.Low, HighPct: r.High, BandLowPct: r.BandLow, BandHighPct: r.BandHigh, Explain: r.Explain})
 	}
 	return a, nil
+}
+
+// widen sets each row's gain bounds with the error band of a change at
+// pt: its interval (or the gain itself) widened by the band's points either
+// side, the band of changes published at the same reach from what the
+// series was fitted to.
+func widen(a *Advice, s *scenarios.Scenario, pt scenarios.Point, bands *band.File) error {
+	for i := range a.Ranked {
+		a.Ranked[i].BandLow, a.Ranked[i].BandHigh = a.Ranked[i].Low, a.Ranked[i].High
+	}
+	if bands == nil {
+		return nil
+	}
+	k, err := band.NewClassifier(s).Kind(pt.Series, pt.Axis, pt.X, "throughput")
+	if err != nil {
+		return err
+	}
+	b, ok := bands.Set().For(band.Kind{Figure: band.Change, Reach: k.Reach})
+	if !ok {
+		return nil
+	}
+	a.Band = bands.Describe(b)
+	a.BandKind = b.Kind.String()
+	for i := range a.Ranked {
+		r := &a.Ranked[i]
+		r.BandLow, _ = b.Interval(r.Low)
+		_, r.BandHigh = b.Interval(r.High)
+	}
+	return nil
 }
 
 func withVariant(pt scenarios.Point, v string) scenarios.Point {

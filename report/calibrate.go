@@ -48,7 +48,7 @@ func RenderCalibration(buf *bytes.Buffer, format string, c Calibration) error {
 	case format == "json":
 		return WriteJSON(buf, hostbench.NewRecord(cal, c.Provenance, c.Check))
 	case format == "csv" && c.Check:
-		WriteRowsCSV(buf, cal.Rows, nil)
+		WriteRowsCSV(buf, cal.Rows, nil, nil)
 		return nil
 	case format == "csv":
 		WriteFiguresCSV(buf, c.Figures)
@@ -59,7 +59,7 @@ func RenderCalibration(buf *bytes.Buffer, format string, c Calibration) error {
 		buf.WriteString("\n")
 		WriteSeriesHeader(buf, hostbench.Scenario, cal.Series)
 		buf.WriteString("\n")
-		WriteRows(buf, cal.Rows, nil)
+		WriteRows(buf, cal.Rows, nil, nil)
 		for _, n := range cal.Notes {
 			fmt.Fprintf(buf, "note: %s\n", n)
 		}

@@ -62,7 +62,7 @@ func TestRenderTablesText(t *testing.T) {
 		Variants: []string{"before", "after"}, X: []float64{1, 2}, Values: [][]float64{{10, 15}, {0, 1}},
 		Notes: [][]string{{"", ""}, {"no packet completed", ""}}, Unmeasured: []string{"after"}}
 	var buf bytes.Buffer
-	if err := RenderTables(&buf, "text", []sweep.Table{tb}); err != nil {
+	if err := RenderTables(&buf, "text", []sweep.Table{tb}, nil); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(buf.String(), "\n")
@@ -84,7 +84,7 @@ func TestRenderTablesText(t *testing.T) {
 		}
 	}
 	buf.Reset()
-	if err := RenderTables(&buf, "csv", []sweep.Table{tb}); err != nil {
+	if err := RenderTables(&buf, "csv", []sweep.Table{tb}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if lines := strings.Split(strings.TrimSpace(buf.String()), "\n"); len(lines) != 5 || lines[3] != "s,p,before,cores,2,throughput,Mpps,0,no packet completed" {

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"contend/band"
 	"fmt"
 	"strings"
 	"text/tabwriter"
@@ -10,8 +11,9 @@ import (
 )
 
 // RenderTables prints tables in format; sweep and merge share it, so that
-// merged shards print the bytes one sweep would.
-func RenderTables(buf *bytes.Buffer, format string, tables []sweep.Table) error {
+// merged shards print the bytes one sweep would. The text of a table with
+// bands (Plan.Bands) says what each band holds over the corpus f.
+func RenderTables(buf *bytes.Buffer, format string, tables []sweep.Table, f *band.File) error {
 	switch format {
 	case "json":
 		return WriteJSON(buf, tables)
@@ -22,6 +24,10 @@ func RenderTables(buf *bytes.Buffer, format string, tables []sweep.Table) error 
 		if sampled {
 			head = append(head, "median", "low_5pct", "high_95pct")
 		}
+		banded := len(tables) > 0 && tables[0].Bands != nil
+		if banded {
+			head = append(head, bandColumns...)
+		}
 		w.Write(append(head, "note"))
 		for _, t := range tables {
 			for i, x := range t.X {
@@ -30,6 +36,9 @@ func RenderTables(buf *bytes.Buffer, format string, tables []sweep.Table) error 
 					if sampled {
 						b := t.Intervals[i][j]
 						rec = append(rec, Num(b.Median), Num(b.Low), Num(b.High))
+					}
+					if banded {
+						rec = append(rec, cellCSV(t.Bands[i][j])...)
 					}
 					w.Write(append(rec, t.NoteAt(i, j)))
 				}
@@ -43,6 +52,9 @@ func RenderTables(buf *bytes.Buffer, format string, tables []sweep.Table) error 
 			buf.WriteString("\n")
 		}
 		writeTable(buf, t)
+		if f != nil && t.Bands != nil {
+			writeTableBands(buf, t, f)
+		}
 	}
 	return nil
 }

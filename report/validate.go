@@ -9,6 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"contend/band"
 	"contend/scenarios"
 	"contend/sweep"
 )
@@ -26,10 +27,14 @@ func WriteSeriesHeader(buf *bytes.Buffer, scenario string, se *scenarios.Series)
 }
 
 // WriteRows prints reference points against predictions, and the largest
-// error of each role.
-func WriteRows(buf *bytes.Buffer, rows []scenarios.Row, ivs []sweep.Interval) {
+// error of each role. With bands (one per row, nil for a row without), each
+// row also shows its error band.
+func WriteRows(buf *bytes.Buffer, rows []scenarios.Row, ivs []sweep.Interval, bands []*band.Band) {
 	tw := tabwriter.NewWriter(buf, 0, 4, 2, ' ', 0)
 	fmt.Fprint(tw, "SCENARIO\tVARIANT\tAXIS\tX\tMETRIC\tMEASURED\tPREDICTED\tERROR\tROLE")
+	if bands != nil {
+		fmt.Fprint(tw, "\tBAND")
+	}
 	if ivs != nil {
 		fmt.Fprint(tw, "\tMEDIAN\t90% INTERVAL\tINSIDE")
 	}
@@ -39,6 +44,9 @@ func WriteRows(buf *bytes.Buffer, rows []scenarios.Row, ivs []sweep.Interval) {
 	for i, r := range rows {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s %s\t%s %s\t%s%%\t%s", r.Scenario, r.Variant, r.Axis, Num(r.X), r.Metric,
 			Fixed(r.Measured), r.Unit, Fixed(r.Predicted), r.Unit, Signed(r.ErrorPct, 1), r.Role)
+		if bands != nil {
+			fmt.Fprintf(tw, "\t%s", bandText(bands[i]))
+		}
 		if ivs != nil {
 			iv := ivs[i]
 			fmt.Fprintf(tw, "\t%s %s\t%s – %s %s\t%s", Fixed(iv.Median), r.Unit, Fixed(iv.Low), Fixed(iv.High), r.Unit, map[bool]string{true: "yes", false: "no"}[iv.Inside])
@@ -70,11 +78,15 @@ func WriteRows(buf *bytes.Buffer, rows []scenarios.Row, ivs []sweep.Interval) {
 }
 
 // WriteRowsCSV writes reference points and predictions with validate's columns.
-// With intervals (validate --uncertainty), each row also has its median, its
-// 90% interval and whether the measured figure falls inside.
-func WriteRowsCSV(buf *bytes.Buffer, rows []scenarios.Row, ivs []sweep.Interval) {
+// With bands, each row also has its error band (empty for a calibrate row);
+// with intervals (validate --uncertainty), its median, its 90% interval and
+// whether the measured figure falls inside.
+func WriteRowsCSV(buf *bytes.Buffer, rows []scenarios.Row, ivs []sweep.Interval, bands []*band.Band) {
 	w := NewCSV(buf)
 	head := []string{"scenario", "variant", "axis", "x", "metric", "unit", "measured", "predicted", "error_pct", "role"}
+	if bands != nil {
+		head = append(head, bandColumns...)
+	}
 	if ivs != nil {
 		head = append(head, "median", "low_5pct", "high_95pct", "inside")
 	}
@@ -83,6 +95,9 @@ func WriteRowsCSV(buf *bytes.Buffer, rows []scenarios.Row, ivs []sweep.Interval)
 	for i, r := range rows {
 		rec := []string{r.Scenario, r.Variant, r.Axis, Num(r.X), r.Metric, r.Unit, Num(r.Measured),
 			f4(r.Predicted), strconv.FormatFloat(r.ErrorPct, 'f', 2, 64), r.Role}
+		if bands != nil {
+			rec = append(rec, bandCSV(bands[i], r.Predicted)...)
+		}
 		if ivs != nil {
 			rec = append(rec, f4(ivs[i].Median), f4(ivs[i].Low), f4(ivs[i].High), strconv.FormatBool(ivs[i].Inside))
 		}
@@ -92,75 +107,112 @@ func WriteRowsCSV(buf *bytes.Buffer, rows []scenarios.Row, ivs []sweep.Interval)
 }
 
 // WriteChanges writes what each variant changes against its series' base:
-// the change measured, the change predicted, and the difference in points.
-func WriteChanges(buf *bytes.Buffer, format string, changes []scenarios.Change) error {
+// the change measured, the change predicted, and the difference in points;
+// with bands (one per change), each change's error band in points.
+func WriteChanges(buf *bytes.Buffer, format string, changes []scenarios.Change, bands []*band.Band) error {
 	switch format {
 	case "json":
-		if changes == nil {
-			changes = []scenarios.Change{}
+		out := make([]ChangeJSON, len(changes))
+		for i, c := range changes {
+			out[i] = ChangeJSON{Change: c, Cell: cellAt(bands, i, c.PredictedPct)}
 		}
-		return WriteJSON(buf, changes)
+		return WriteJSON(buf, out)
 	case "csv":
 		w := NewCSV(buf)
-		w.Write([]string{"scenario", "series", "variant", "base", "axis", "x", "metric", "measured_pct", "predicted_pct"})
+		head := []string{"scenario", "series", "variant", "base", "axis", "x", "metric", "measured_pct", "predicted_pct"}
+		if bands != nil {
+			head = append(head, bandColumns...)
+		}
+		w.Write(head)
 		f2 := func(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
-		for _, c := range changes {
-			w.Write([]string{c.Scenario, c.Series, c.Variant, c.Base, c.Axis, Num(c.X), c.Metric, f2(c.MeasuredPct), f2(c.PredictedPct)})
+		for i, c := range changes {
+			rec := []string{c.Scenario, c.Series, c.Variant, c.Base, c.Axis, Num(c.X), c.Metric, f2(c.MeasuredPct), f2(c.PredictedPct)}
+			if bands != nil {
+				rec = append(rec, bandCSV(bands[i], c.PredictedPct)...)
+			}
+			w.Write(rec)
 		}
 		w.Flush()
 		return nil
 	}
 	tw := tabwriter.NewWriter(buf, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "CHANGE\tAGAINST\tSERIES\tAXIS\tX\tMETRIC\tMEASURED\tPREDICTED\tMISSED BY")
-	for _, c := range changes {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s%%\t%s%%\t%s points\n", c.Variant, c.Base, c.Series, c.Axis, Num(c.X), c.Metric,
+	fmt.Fprint(tw, "CHANGE\tAGAINST\tSERIES\tAXIS\tX\tMETRIC\tMEASURED\tPREDICTED\tMISSED BY")
+	if bands != nil {
+		fmt.Fprint(tw, "\tBAND")
+	}
+	fmt.Fprintln(tw)
+	for i, c := range changes {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s%%\t%s%%\t%s points", c.Variant, c.Base, c.Series, c.Axis, Num(c.X), c.Metric,
 			Signed(c.MeasuredPct, 1), Signed(c.PredictedPct, 1), Signed(c.PredictedPct-c.MeasuredPct, 1))
+		if bands != nil {
+			fmt.Fprintf(tw, "\t%s", bandText(bands[i]))
+		}
+		fmt.Fprintln(tw)
 	}
 	return tw.Flush()
 }
 
-// RowInterval is a validate row with its interval, for --format json.
-type RowInterval struct {
+// RowJSON is a validate row for --format json: with its error band, unless
+// it is a calibrate point, and its interval under --uncertainty.
+type RowJSON struct {
 	scenarios.Row
-	Interval sweep.Interval `json:"interval"`
+	*band.Cell
+	Interval *sweep.Interval `json:"interval,omitempty"`
 }
 
-// WithIntervals pairs each row with its interval.
-func WithIntervals(rows []scenarios.Row, ivs []sweep.Interval) []RowInterval {
-	out := make([]RowInterval, len(rows))
-	for i, r := range rows {
-		out[i] = RowInterval{r, ivs[i]}
-	}
-	return out
+// ChangeJSON is a change with its error band, for --format json.
+type ChangeJSON struct {
+	scenarios.Change
+	*band.Cell
 }
 
 // RenderValidation prints v in format: in text, what each series fits,
-// the rows with the largest error of each role, then the changes; in csv
-// and json, the rows.
-func RenderValidation(buf *bytes.Buffer, format string, v sweep.Validation) error {
+// the rows with the largest error of each role and their bands, then the
+// changes; in csv and json, the rows. Each validate row's band is from f
+// (nil: none), the one its case gets (band.File.For).
+func RenderValidation(buf *bytes.Buffer, format string, v sweep.Validation, f *band.File) error {
+	rowBands, changeBands := BandsOf(f, v.Tags), BandsOf(f, v.ChangeTags)
+	for i, r := range v.Rows {
+		if r.Role != "validate" {
+			rowBands[i] = nil
+		}
+	}
 	switch format {
 	case "json":
-		rows := v.Rows
-		if rows == nil {
-			rows = []scenarios.Row{}
-		}
-		var out any = rows
-		if v.Intervals != nil {
-			out = WithIntervals(rows, v.Intervals)
+		out := make([]RowJSON, len(v.Rows))
+		for i, r := range v.Rows {
+			out[i] = RowJSON{Row: r, Cell: cellAt(rowBands, i, r.Predicted)}
+			if v.Intervals != nil {
+				out[i].Interval = &v.Intervals[i]
+			}
 		}
 		return WriteJSON(buf, out)
 	case "csv":
-		WriteRowsCSV(buf, v.Rows, v.Intervals)
+		WriteRowsCSV(buf, v.Rows, v.Intervals, rowBands)
 		return nil
 	}
 	for _, in := range v.Series {
 		WriteSeriesHeader(buf, in.Scenario, in.Series)
 	}
 	buf.WriteString("\n")
-	WriteRows(buf, v.Rows, v.Intervals)
+	WriteRows(buf, v.Rows, v.Intervals, rowBands)
+	writeBandSummary(buf, f, v.Rows, rowBands)
 	if len(v.Changes) > 0 {
 		buf.WriteString("\n")
-		return WriteChanges(buf, "text", v.Changes)
+		return WriteChanges(buf, "text", v.Changes, changeBands)
 	}
 	return nil
+}
+
+// RenderValidationAs prints what validate found: the rows, only the
+// changes, or the corpus and the bands it teaches; each with its error band
+// from f.
+func RenderValidationAs(buf *bytes.Buffer, format string, changes, corpus bool, v sweep.Validation, f *band.File) error {
+	switch {
+	case changes:
+		return WriteChanges(buf, format, v.Changes, BandsOf(f, v.ChangeTags))
+	case corpus:
+		return RenderCorpus(buf, format, v.Corpus.File())
+	}
+	return RenderValidation(buf, format, v, f)
 }

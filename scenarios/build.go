@@ -264,13 +264,7 @@ func (s *Scenario) machine(prof Profile, wl Workload, seed int64) (*cpu.Machine,
 		return nil, nil, fmt.Errorf("%s: %w", s.Name, err)
 	}
 	ncpu := m.NumCPUs()
-	needed := wl.Cores
-	if wl.Kind == WorkloadBoth {
-		needed++
-	}
-	if wl.Kind == WorkloadBatch {
-		needed = 1
-	}
+	needed := cpusNeeded(wl)
 	if needed > ncpu {
 		return nil, nil, fmt.Errorf("%s: the workload needs %d CPUs but profile %q has %d; use a bigger profile or fewer cores", s.Name, needed, prof.Name, ncpu)
 	}

@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"contend/band"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -51,6 +52,10 @@ type GroupMetric struct {
 	Metric     string   `json:"metric"`
 	Unit       string   `json:"unit"`
 	Unmeasured []string `json:"unmeasured"`
+	// Kinds is the kind of prediction at each x, which finds its error
+	// band; empty where the point does not lay out (its simulation says
+	// why).
+	Kinds []band.Kind `json:"kinds"`
 }
 
 type planPoint struct {
@@ -68,12 +73,13 @@ func (p *Plan) Add(s *scenarios.Scenario, seed int64, seriesName string, sweep b
 	}
 	p.Scenarios = append(p.Scenarios, PlanScenario{Name: s.Name, Hash: hash, Seed: seed})
 	p.scens = append(p.scens, s)
+	cl := band.NewClassifier(s)
 	for _, se := range DefaultSeries(s) {
 		if seriesName != "" && se.Name != seriesName {
 			continue
 		}
 		for _, ax := range axesOf(s, se, sweep) {
-			p.add(len(p.scens)-1, se, ax)
+			p.add(len(p.scens)-1, se, ax, cl)
 		}
 	}
 	if seriesName != "" && len(p.Groups) == 0 {
@@ -83,12 +89,12 @@ func (p *Plan) Add(s *scenarios.Scenario, seed int64, seriesName string, sweep b
 }
 
 // add appends the group of series se on axis ax of scenario si.
-func (p *Plan) add(si int, se *scenarios.Series, ax scenarios.Axis) {
+func (p *Plan) add(si int, se *scenarios.Series, ax scenarios.Axis, cl *band.Classifier) {
 	s := p.scens[si]
 	g := Group{Scenario: si, Series: se.Name, Profile: se.Profile, Axis: ax.Name, X: ax.Values,
 		Variants: se.Variants, Replications: max(s.Run.Replications, 1), first: len(p.points)}
 	for _, mu := range metricsOf(s, se) {
-		g.Metrics = append(g.Metrics, GroupMetric{mu.metric, mu.unit, unmeasured(se, mu.metric)})
+		g.Metrics = append(g.Metrics, GroupMetric{mu.metric, mu.unit, unmeasured(se, mu.metric), kindsOf(cl, se, ax, mu.metric)})
 	}
 	var pts []scenarios.Point
 	for _, x := range ax.Values {

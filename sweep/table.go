@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"contend/band"
 	"contend/models"
 	"contend/scenarios"
 )
@@ -25,6 +26,11 @@ type Table struct {
 	// packet completed ("" where one did); absent when every point had
 	// packets.
 	Notes [][]string `json:"notes,omitempty"`
+	// Bands holds each value's error band ([x][variant]), ChangeBands
+	// each Δ% column's ([x][variant after the first], where the first is
+	// not zero), when Plan.Bands set them.
+	Bands       [][]band.Cell `json:"bands,omitempty"`
+	ChangeBands [][]band.Cell `json:"change_bands,omitempty"`
 }
 
 // NoteAt is the note of value [i][j], "" if it has none.

@@ -44,8 +44,9 @@ func cmdAdvise(args []string, stdout, stderr io.Writer) error {
 	pt.Seed = seedOf(&o, s)
 	prog := progress(&o, "advise")
 	a, err := advise.At(s, pt, *samples, advise.Env{
-		Run:  func(s *scenarios.Scenario) scenarios.Runner { return sweep.Runner(s, o.jobs, prog) },
-		Load: func(extra []byte) (*scenarios.Scenario, error) { return o.loader().LoadWith(fs.Arg(0), extra) },
+		Run:   func(s *scenarios.Scenario) scenarios.Runner { return sweep.Runner(s, o.jobs, prog) },
+		Load:  func(extra []byte) (*scenarios.Scenario, error) { return o.loader().LoadWith(fs.Arg(0), extra) },
+		Bands: bands(),
 	})
 	if err != nil {
 		return err

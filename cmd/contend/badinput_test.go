@@ -790,7 +790,7 @@ func TestNoPacketsNoted(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("status %d: %s", code, errOut)
 			}
-			want := map[string]string{"text": "  cores=1 locked: " + short + "\n", "csv": ",0," + short + "\n", "json": `"notes": [`,
+			want := map[string]string{"text": "  cores=1 locked: " + short + "\n", "csv": ",0,,,," + short + "\n", "json": `"notes": [`,
 				"validate": ": " + short + "\n", "validate json": `"note": "` + short + `"`}[c.name]
 			if !strings.Contains(out, want) {
 				t.Errorf("output does not say %q:\n%s", want, out)

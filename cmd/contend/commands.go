@@ -81,7 +81,7 @@ func runTables(name string, axes bool, args []string, stdout, stderr io.Writer) 
 	if slice != nil {
 		err = report.WriteJSON(&buf, p.Shard(*slice, o.format, o.seed, values))
 	} else {
-		tables := p.Tables(values)
+		tables := p.BandedTables(values, bands())
 		if *samples > 0 {
 			ivs, err := p.Intervals(*samples, o.jobs, progress(&o, name))
 			if err != nil {
@@ -91,7 +91,7 @@ func runTables(name string, axes bool, args []string, stdout, stderr io.Writer) 
 				tables[i].Intervals = ivs[i]
 			}
 		}
-		err = report.RenderTables(&buf, o.format, tables)
+		err = report.RenderTables(&buf, o.format, tables, bands())
 	}
 	if err != nil {
 		return err
@@ -105,19 +105,20 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 	profileFlag(fs, &o)
 	samples := samplesFlag(fs, "each figure", ", and whether the measured figure is inside")
 	onlyChanges := fs.Bool("changes", false, "print only what each variant changes against its series' base (the before), measured and predicted")
+	corpus := fs.Bool("corpus", false, "learn the error bands from every built-in scenario's validate points and the files named: each point's kind and error, and each kind's 90% band (--format json writes band/band.json)")
 	if err := parse(fs, &o, args); err != nil {
 		return err
 	}
 	if err := sweep.CheckSamples(*samples); err != nil {
 		return err
 	}
-	if *onlyChanges && *samples > 0 {
-		return fmt.Errorf("--changes with --uncertainty: the changes have no intervals; drop one of them")
+	if *onlyChanges && *samples > 0 || *corpus && (*onlyChanges || *samples > 0) {
+		return fmt.Errorf("--changes, --corpus and --uncertainty: the changes have no intervals, and the corpus is every validate point and change at its prediction; drop one of them")
 	}
 	var v sweep.Validation
 	names := fs.Args()
-	if len(names) == 0 {
-		names = scenarios.BuiltinNames()
+	if len(names) == 0 || *corpus {
+		names = append(scenarios.BuiltinNames(), names...)
 	}
 	prog := progress(&o, "validate")
 	for _, arg := range names {
@@ -130,11 +131,7 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	var buf bytes.Buffer
-	render := func() error { return report.RenderValidation(&buf, o.format, v) }
-	if *onlyChanges {
-		render = func() error { return report.WriteChanges(&buf, o.format, v.Changes) }
-	}
-	if err := render(); err != nil {
+	if err := report.RenderValidationAs(&buf, o.format, *onlyChanges, *corpus, v, bands()); err != nil {
 		return err
 	}
 	return emit(&o, stdout, &buf)

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"contend/band"
 	"contend/internal/iofiles"
 	"contend/report"
 	"contend/scenarios"
@@ -20,6 +21,7 @@ import (
 )
 
 var errUsage = errors.New("usage")
+var bands = band.Committed // the error bands learned from the published cases
 
 // common flags of the commands that print tables.
 type options struct {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"contend/band"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -19,7 +20,7 @@ import (
 	"contend/sweep"
 )
 
-const validateHeader = "scenario,variant,axis,x,metric,unit,measured,predicted,error_pct,role"
+const validateHeader = "scenario,variant,axis,x,metric,unit,measured,predicted,error_pct,role,band_kind,band_low,band_high"
 
 // validate --changes gives, in every format, each variant's change against
 // its series' base: in CSV the same changes the JSON has, each following
@@ -34,7 +35,7 @@ func TestValidateChanges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(recs[0], ",") != "scenario,series,variant,base,axis,x,metric,measured_pct,predicted_pct" || len(recs)-1 != len(js) || len(js) != 8 {
+	if strings.Join(recs[0], ",") != "scenario,series,variant,base,axis,x,metric,measured_pct,predicted_pct,band_kind,band_low,band_high" || len(recs)-1 != len(js) || len(js) != 8 {
 		t.Fatalf("header %v and %d rows, %d in JSON; want the changes header and 8 rows (6 tasks counts on one node, 2 across)", recs[0], len(recs)-1, len(js))
 	}
 	rows, err := csv.NewReader(strings.NewReader(mustRun(t, "validate", "qspinlock", "--format", "csv"))).ReadAll()
@@ -106,6 +107,24 @@ func TestValidateCSV(t *testing.T) {
 		if e := 100 * (predicted - measured) / measured; math.Abs(e-errPct) > 0.006+100*0.00005/math.Abs(measured) {
 			t.Errorf("row %d: error_pct %v, but measured %v and predicted %v give %.4f", i+1, errPct, measured, predicted, e)
 		}
+		checkBandCells(t, i+1, rec[9], predicted, rec[10:13])
+	}
+}
+
+// checkBandCells checks a csv row's band: a calibrate row has none, a
+// validate row a kind and a band around its prediction.
+func checkBandCells(t *testing.T, row int, role string, predicted float64, cells []string) {
+	t.Helper()
+	if role == "calibrate" {
+		if strings.Join(cells, "") != "" {
+			t.Errorf("row %d: calibrate point with a band %v; a fitted point is no prediction", row, cells)
+		}
+		return
+	}
+	low, errLow := strconv.ParseFloat(cells[1], 64)
+	high, errHigh := strconv.ParseFloat(cells[2], 64)
+	if cells[0] == "" || errLow != nil || errHigh != nil || !(low <= predicted*(1+1e-4) && predicted <= high*(1+1e-4) && low < high) {
+		t.Errorf("row %d: band %v around prediction %v; want a kind and band_low <= predicted <= band_high", row, cells, predicted)
 	}
 }
 
@@ -302,4 +321,30 @@ func dirNames(t *testing.T, dir string) []string {
 		names = append(names, e.Name())
 	}
 	return names
+}
+
+// A user's own file gets, on every validate row, the band of its kind
+// learned from the whole corpus (its case is none of the corpus's), the
+// kind decided from the file: two cores, nothing fitted.
+func TestValidateOwnFileBands(t *testing.T) {
+	out := mustRun(t, "validate", uncertainWith(t, "45ns"), "--format", "csv")
+	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(recs[0], ",") != validateHeader || len(recs) != 3 {
+		t.Fatalf("header %v and %d rows; want validate's header and the file's 2 references", recs[0], len(recs)-1)
+	}
+	want, ok := band.Committed().Set().For(band.Kind{Figure: band.Contended, Reach: band.Unfitted})
+	if !ok {
+		t.Fatal("the committed bands have none for a contended throughput")
+	}
+	for i, rec := range recs[1:] {
+		predicted, _ := strconv.ParseFloat(rec[7], 64)
+		checkBandCells(t, i+1, rec[9], predicted, rec[10:13])
+		high, _ := strconv.ParseFloat(rec[12], 64)
+		if rec[10] != want.Kind.String() || math.Abs(high/predicted-1-want.Width/100) > 1e-3 {
+			t.Errorf("row %d: band %v around %v; want %s, ±%.4g%%", i+1, rec[10:13], predicted, want.Kind, want.Width)
+		}
+	}
 }

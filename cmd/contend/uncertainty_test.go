@@ -31,10 +31,10 @@ func uncertainWith(t *testing.T, value string) string {
 // intervalsWith validates testdata/uncertain.toml with same_socket written
 // as value, and runs it, and returns the interval of each reference and
 // then of each value of run's tables.
-func intervalsWith(t *testing.T, value string) []report.RowInterval {
+func intervalsWith(t *testing.T, value string) []report.RowJSON {
 	t.Helper()
 	path := uncertainWith(t, value)
-	var rows []report.RowInterval
+	var rows []report.RowJSON
 	if err := json.Unmarshal([]byte(mustRun(t, "validate", path, "--uncertainty", "24", "--format", "json")), &rows); err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func intervalsWith(t *testing.T, value string) []report.RowInterval {
 	for _, tb := range tables {
 		for i := range tb.X {
 			for j := range tb.Variants {
-				rows = append(rows, report.RowInterval{Row: scenarios.Row{Predicted: tb.Values[i][j]}, Interval: sweep.Interval{Bounds: tb.Intervals[i][j]}})
+				rows = append(rows, report.RowJSON{Row: scenarios.Row{Predicted: tb.Values[i][j]}, Interval: &sweep.Interval{Bounds: tb.Intervals[i][j]}})
 			}
 		}
 	}
