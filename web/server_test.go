@@ -407,7 +407,11 @@ func TestSweep(t *testing.T) {
 		t.Fatalf("%s at %v: %v, want %v", se.Variants[0], se.Points[1], sd.Values[0][1], want)
 	}
 	// The series' base is locked: its lockless references are changes.
-	if wantC := scenarios.Changes(se, sd.Refs); len(sd.Changes) != len(wantC) || len(wantC) == 0 || sd.Changes[0] != wantC[0] {
+	rows := make([]scenarios.Row, len(sd.Refs))
+	for i, r := range sd.Refs {
+		rows[i] = r.Row
+	}
+	if wantC := scenarios.Changes(se, rows); len(sd.Changes) != len(wantC) || len(wantC) == 0 || sd.Changes[0].Change != wantC[0] {
 		t.Fatalf("changes %+v, want %+v", sd.Changes, wantC)
 	}
 }
