@@ -93,7 +93,7 @@ func writeThroughput(buf *bytes.Buffer, s *scenarios.Scenario, res *models.Resul
 			}
 			scale, rate = scale/1e3, p+rate[1:] // Mpps → kpps → pps
 		}
-		fmt.Fprintf(buf, "throughput: %.3f %s per core, %.3f %s total on %d CPU%s\n", res.PPSPerCore/scale, rate, res.PPS/scale, rate, flood, plural(flood))
+		fmt.Fprintf(buf, "throughput: %.3f %s per core, %.3f %s total on %d CPU%s, over %s of simulated time\n", res.PPSPerCore/scale, rate, res.PPS/scale, rate, flood, plural(flood), simTime(res.Seconds))
 	}
 	if b := res.Batch; b != nil {
 		op := s.BatchUnit()
@@ -116,9 +116,9 @@ func writePlacement(buf *bytes.Buffer, w *models.World, res *models.Result) {
 // writePerfReport is the simulated perf report of some CPUs: each label's
 // share of their cycles and its time per unit of work (n of them), by state.
 func writePerfReport(buf *bytes.Buffer, title string, profile []models.LabelResult, n uint64, unit string) {
-	fmt.Fprintf(buf, "\nsimulated perf report%s (cycles):\n", title)
+	fmt.Fprintf(buf, "\nsimulated perf report%s (cycles; work, stall and spin in ns per %s):\n", title, unit)
 	tw := tabwriter.NewWriter(buf, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "  Overhead\tns/%s\twork\tstall\tspin\tSymbol\n", unit)
+	fmt.Fprintf(tw, "  Overhead\tns/%s\twork ns\tstall ns\tspin ns\tSymbol\n", unit)
 	per := float64(max(n, 1))
 	for _, l := range profile {
 		if l.CyclesPct == 0 {
@@ -389,4 +389,9 @@ func writeLatencyHistogram(buf *bytes.Buffer, name string, l *models.Latency) {
 		fmt.Fprintf(tw, "  [%g, %g)\t%d\t|%-40s|\n", b.LoUs/1e3, b.HiUs/1e3, b.Count, strings.Repeat("@", bar))
 	}
 	tw.Flush()
+}
+
+// simTime writes a simulated span in the unit that gives it a few digits.
+func simTime(seconds float64) string {
+	return time.Duration(seconds * 1e9).Round(time.Microsecond).String()
 }

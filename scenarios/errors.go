@@ -405,8 +405,11 @@ func knownKeysHint(k toml.Key) string {
 	return fmt.Sprintf("%s (here the keys are %s)", hint, strings.Join(keys, ", "))
 }
 
-// editDistance is the Levenshtein distance between a and b.
+// editDistance is the edit distance between a and b with two neighbours
+// swapped counting as one edit (optimal string alignment): the commonest
+// typo, "lokc" for "lock", is one edit from it and two from "load".
 func editDistance(a, b string) int {
+	var prev2 []int
 	prev := make([]int, len(b)+1)
 	for j := range prev {
 		prev[j] = j
@@ -420,8 +423,11 @@ func editDistance(a, b string) int {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
 		}
-		prev = cur
+		prev2, prev = prev, cur
 	}
 	return prev[len(b)]
 }

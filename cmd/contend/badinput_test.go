@@ -542,7 +542,7 @@ func TestExplainFloodOfOps(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("status %d; stderr:\n%s", code, errOut)
 	}
-	for _, w := range []string{"simulated perf report (cycles):\n  Overhead  ns/op", "transfers/op"} {
+	for _, w := range []string{"work, stall and spin in ns per op):\n  Overhead  ns/op", "transfers/op"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("explain does not say %q:\n%s", w, out)
 		}
