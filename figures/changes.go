@@ -2,10 +2,7 @@ package figures
 
 import (
 	"fmt"
-	"image/color"
 	"math"
-
-	"gonum.org/v1/plot"
 
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -174,55 +171,4 @@ func drawChanges(groups []changeGroup) (*Figure, error) {
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = llo, lhi, llo, lhi
 	f.panels = append(f.panels, p)
 	return f, nil
-}
-
-// changeBars draws each change's error band through its point: the
-// predicted change less and more the band's points, as after/before on
-// the figure's log axis. A low end at or below -100% (no after/before)
-// runs off the axis, to below, and gets no cap there. The bars set no
-// axis: a wide band on a small change would squash the points.
-func changeBars(g changeGroup, below float64, col color.Color) (plot.Plotter, error) {
-	var xys plotter.XYs
-	var errs plotter.YErrors
-	for k, c := range g.cs {
-		b := g.bands[k]
-		if b == nil {
-			continue
-		}
-		x, y := math.Log10(1+c.MeasuredPct/100), math.Log10(1+c.PredictedPct/100)
-		low, high := b.Interval(c.PredictedPct)
-		lo := below
-		if low > -100 {
-			lo = math.Max(below, math.Log10(1+low/100))
-		}
-		xys = append(xys, plotter.XY{X: x, Y: y})
-		errs = append(errs, struct{ Low, High float64 }{y - lo, math.Log10(1+high/100) - y})
-	}
-	if len(xys) == 0 {
-		return nil, nil
-	}
-	eb, err := plotter.NewYErrorBars(struct {
-		plotter.XYs
-		plotter.YErrors
-	}{xys, errs})
-	if err != nil {
-		return nil, err
-	}
-	eb.LineStyle, eb.CapWidth = barStyle(col), vg.Points(2)
-	return unranged{eb}, nil
-}
-
-// barStyle is an error bar's line: thin, in col made pale, under the
-// points it passes through.
-func barStyle(col color.Color) draw.LineStyle {
-	n := color.NRGBAModel.Convert(col).(color.NRGBA)
-	n.A = 0x8c
-	return draw.LineStyle{Color: n, Width: vg.Points(0.5)}
-}
-
-func deref(b *band.Band) band.Band {
-	if b == nil {
-		return band.Band{}
-	}
-	return *b
 }

@@ -115,28 +115,25 @@ func writeTable(buf *bytes.Buffer, t sweep.Table) {
 // writeIntervals lays out a table's medians and 90% intervals as the table
 // itself is laid out.
 func writeIntervals(buf *bytes.Buffer, t sweep.Table) {
-	fmt.Fprintf(buf, "  median and 90%% interval over the profile's spread:\n")
-	tw := tabwriter.NewWriter(buf, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "%s\t", t.Axis)
-	for _, v := range t.Variants {
-		fmt.Fprintf(tw, "%s\t", v)
-	}
-	fmt.Fprintln(tw)
-	for i, x := range t.X {
-		fmt.Fprintf(tw, "%s\t", Num(x))
-		for _, b := range t.Intervals[i] {
-			fmt.Fprintf(tw, "%s (%s – %s)\t", Fixed(b.Median), Fixed(b.Low), Fixed(b.High))
-		}
-		fmt.Fprintln(tw)
-	}
-	tw.Flush()
+	writeGrid(buf, t, "median and 90% interval over the profile's spread", func(i, j int) string {
+		b := t.Intervals[i][j]
+		return fmt.Sprintf("%s (%s – %s)", Fixed(b.Median), Fixed(b.Low), Fixed(b.High))
+	})
 }
 
 // writeCombined lays out each value's interval over the profile's spread
 // widened by its error band (band.Band.Widen), as the table is laid out;
 // "-" where a value has no band.
 func writeCombined(buf *bytes.Buffer, t sweep.Table) {
-	fmt.Fprintf(buf, "  90%% interval widened by the error band (the spread and the model's error combined):\n")
+	writeGrid(buf, t, "90% interval widened by the error band (the spread and the model's error combined)", func(i, j int) string {
+		return rangeText(t.Combined[i][j], t.Bands[i][j].Kind != "")
+	})
+}
+
+// writeGrid lays out cell(x, variant) of every value under a title, as the
+// table is laid out.
+func writeGrid(buf *bytes.Buffer, t sweep.Table, title string, cell func(i, j int) string) {
+	fmt.Fprintf(buf, "  %s:\n", title)
 	tw := tabwriter.NewWriter(buf, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "%s\t", t.Axis)
 	for _, v := range t.Variants {
@@ -145,8 +142,8 @@ func writeCombined(buf *bytes.Buffer, t sweep.Table) {
 	fmt.Fprintln(tw)
 	for i, x := range t.X {
 		fmt.Fprintf(tw, "%s\t", Num(x))
-		for j, r := range t.Combined[i] {
-			fmt.Fprintf(tw, "%s\t", rangeText(r, t.Bands[i][j].Kind != ""))
+		for j := range t.Variants {
+			fmt.Fprintf(tw, "%s\t", cell(i, j))
 		}
 		fmt.Fprintln(tw)
 	}

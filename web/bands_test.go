@@ -27,11 +27,7 @@ func sameBand(got Band, want *band.Cell) bool {
 // validate (learned without the series' own case; none for a calibrate
 // row), each with the words the CLI prints.
 func TestSweepBands(t *testing.T) {
-	_, ts := newTestServer(t, Options{})
-	c := dial(t, ts)
-	c.WriteJSON(Request{Type: "sweep", Scenario: "ingress", Series: "ingress-u32"})
-	var sd SweepDone
-	until(t, c, "sweep_done", &sd)
+	sd := sweepOf(t, Options{}, "ingress", "ingress-u32")
 	sc, _ := scenarios.LoadBuiltin("ingress")
 	f := band.Committed()
 
