@@ -33,6 +33,10 @@ type RCU struct {
 	scans    int // FQS scans in this grace period
 	ncbs     int // callbacks waiting or ready, on every CPU
 	exp      []expWaiter
+	// srs are the rcu_normal_wake_from_gp waiters (rcu_state.srs_next):
+	// on a list of the grace-period kthread's, not on any CPU's callback
+	// list, so they keep no CPU's tick (rcu_needs_cpu).
+	srs []callback
 
 	geo  rcuGeometry
 	rand *sim.Rand  // idle CPUs' own wake-ups, drawn at scans
@@ -62,6 +66,7 @@ type rcuCPU struct {
 	lazy     int        // lazy callbacks not yet tied to a grace period
 	lazyFrom sim.Time   // when the oldest of them was queued
 	bypass   int        // offloaded: the newest callbacks are on the bypass list
+	looked   int64      // gpSeq+gpDone when its tick last looked (rdp->gp_seq)
 	fastWake int64      // CONFIG_RCU_FAST_NO_HZ: the jiffy an idle CPU's tick fires next
 	krc      kfreeBatch
 }
@@ -255,18 +260,13 @@ func (r *RCU) endGP(now sim.Time) {
 	if r.Trace != nil {
 		r.Trace(r.gpSeq, r.gpStart, now)
 	}
-	more := r.needMore
-	woken := 0
+	more := r.needMore || r.wakeFromGP(now)
 	for i := range r.cpus {
 		s := &r.cpus[i]
 		n := 0
 		for n < s.nreg && s.waiting[n].gp <= r.gpDone {
 			cb := s.waiting[n]
 			n++
-			if cb.kind == cbWakeGP {
-				r.wakeFromGP(cb, now, &woken)
-				continue
-			}
 			cb.gpStart, cb.gpEnd = r.gpStart, now
 			s.ready = append(s.ready, cb)
 		}
@@ -275,6 +275,12 @@ func (r *RCU) endGP(now sim.Time) {
 		if r.nocb != nil && len(s.ready) > 0 {
 			r.nocbReady(i, now)
 		}
+	}
+	// rcu_gp_cleanup() accelerates the callbacks of the CPU it runs on
+	// (rcu_accelerate_cbs(rnp, rdp) on this_cpu_ptr(&rcu_data)); every
+	// other CPU's wait for that CPU to notice the end.
+	if r.nocb == nil && r.tie(r.kthread.cpu) {
+		more = true
 	}
 	if more {
 		r.startGP(now)
@@ -314,16 +320,32 @@ func (r *RCU) cpuTick(i int, now sim.Time) {
 	if idle && (len(s.waiting)+len(s.ready) == 0 || r.nocb != nil || !r.fastNoHZTick(s, now)) {
 		return // dyntick-idle: no tick at all
 	}
+	// note_gp_changes: a grace period began or ended since this CPU last
+	// looked.
+	changed := s.looked != r.gpSeq+r.gpDone
+	s.looked = r.gpSeq + r.gpDone
+	reported := false
 	if r.active && s.pending {
 		switch {
 		case !s.noticed:
 			s.noticed, s.qs = true, false
 		case idle || s.qs:
 			r.report(i, now, false)
+			reported = true
 		}
 	}
 	if r.nocb == nil {
-		r.register(i, now, false)
+		// rcu_core ties new callbacks to a grace period only when no
+		// grace period runs ("No grace period and unregistered
+		// callbacks?"), when the CPU notices a start or an end
+		// (__note_gp_changes -> rcu_accelerate_cbs / rcu_advance_cbs), or
+		// when it reports its quiescent state (rcu_report_qs_rdp: "This
+		// GP can't end until cpu checks in"). A callback queued on a CPU
+		// that has already reported waits for the CPU's first tick after
+		// the end, and asks for the grace period then.
+		if !r.active || changed || reported {
+			r.register(i, now, false)
+		}
 		r.invokeReady(i, now)
 	}
 }

@@ -111,7 +111,7 @@ func (r *RCU) enqueue(cb callback, now sim.Time, immediate bool) {
 	}
 	s.waiting = append(s.waiting, cb)
 	r.ncbs++
-	if r.nocb != nil && cb.kind != cbWakeGP {
+	if r.nocb != nil {
 		r.nocbEnqueue(cb.core.ID, cb.lazy, now)
 	}
 	if immediate || len(s.waiting) > qhimark {
@@ -134,11 +134,23 @@ func (r *RCU) register(cpu int, now sim.Time, force bool) {
 	if !force && lazyOnly && s.lazy < qhimark && now-s.lazyFrom < r.k().LazyFlush {
 		return
 	}
+	r.tie(cpu)
+	r.request(now)
+}
+
+// tie ties cpu's callbacks not yet tied (bypass aside) to the next grace
+// period to start (rcu_seq_snap), and reports whether there were any.
+func (r *RCU) tie(cpu int) bool {
+	s := &r.cpus[cpu]
+	end := len(s.waiting) - s.bypass
+	if s.nreg == end {
+		return false
+	}
 	for i := s.nreg; i < end; i++ {
 		s.waiting[i].gp = r.gpSeq + 1
 	}
 	s.nreg, s.lazy = end, 0
-	r.request(now)
+	return true
 }
 
 // invokeReady runs cpu's callbacks whose grace period ended before this
@@ -197,21 +209,43 @@ func (r *RCU) kworkerRan(cpu int) {
 }
 
 // wakeFromGP is rcu_sr_normal_gp_cleanup(): the kthread completes the first
-// SR_MAX_USERS_WAKE_FROM_GP (5) waiters itself and hands the rest to a
-// work item (one more wake-up).
-func (r *RCU) wakeFromGP(cb callback, now sim.Time, woken *int) {
+// SR_MAX_USERS_WAKE_FROM_GP (5) waiters of the grace period that ended
+// itself and hands the rest to a work item (one more wake-up). It reports
+// whether waiters for a later grace period remain.
+func (r *RCU) wakeFromGP(now sim.Time) bool {
 	const maxUsersWakeFromGP = 5
-	r.Stats.Callbacks++
-	r.ncbs--
-	at := now
-	if *woken >= maxUsersWakeFromGP {
-		at += r.wakeup()
+	woken := 0
+	keep := r.srs[:0]
+	for _, cb := range r.srs {
+		if cb.gp > r.gpDone {
+			keep = append(keep, cb)
+			continue
+		}
+		r.Stats.Callbacks++
+		at := now
+		if woken >= maxUsersWakeFromGP {
+			at += r.wakeup()
+		}
+		woken++
+		cb.gpStart, cb.gpEnd = r.gpStart, now
+		run := at + r.wakeup()
+		r.recordPhases(cb, at, run)
+		r.resume(cb.core, KindSynchronizeRCU, cb.at, run)
 	}
-	*woken++
-	cb.gpStart, cb.gpEnd = r.gpStart, now
-	run := at + r.wakeup()
-	r.recordPhases(cb, at, run)
-	r.resume(cb.core, KindSynchronizeRCU, cb.at, run)
+	r.srs = keep
+	return len(keep) > 0
+}
+
+// syncWakeFromGP is synchronize_rcu_normal() with rcu_normal_wake_from_gp:
+// rcu_sr_normal_add_req() puts the caller on rcu_state.srs_next, which the
+// next rcu_gp_init() takes (rcu_sr_normal_gp_init), and
+// start_poll_synchronize_rcu() asks for that grace period at once,
+// accelerating the CPU's own callbacks on the way (rcu_accelerate_cbs).
+func (r *RCU) syncWakeFromGP(c *cpu.Core, now sim.Time) {
+	r.srs = append(r.srs, callback{kind: cbWakeGP, core: c, at: now, gp: r.gpSeq + 1})
+	r.tie(c.ID)
+	r.request(now)
+	r.ensureTick(now)
 }
 
 func (r *RCU) recordPhases(cb callback, invoked, run sim.Time) {
@@ -360,7 +394,7 @@ func (s *SynchronizeRCU) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
 		r.exp = append(r.exp, expWaiter{core: c, at: at, since: now})
 		r.serveExpedited(now)
 	case w.K.WakeFromGP == On:
-		r.enqueue(callback{kind: cbWakeGP, core: c}, now, true)
+		r.syncWakeFromGP(c, now)
 	default:
 		// wait_rcu_gp(call_rcu_hurry): a callback that wakes the caller.
 		r.enqueue(callback{kind: cbWake, core: c}, now, false)
