@@ -122,8 +122,8 @@ func widen(a *Advice, s *scenarios.Scenario, pt scenarios.Point, bands *band.Fil
 	a.BandKind = b.Kind.String()
 	for i := range a.Ranked {
 		r := &a.Ranked[i]
-		r.BandLow, _ = b.Interval(r.Low)
-		_, r.BandHigh = b.Interval(r.High)
+		w := b.Widen(r.Low, r.High)
+		r.BandLow, r.BandHigh = w.Low, w.High
 	}
 	return nil
 }

@@ -215,3 +215,26 @@ func TestPooling(t *testing.T) {
 		t.Error("a change got a band from a corpus with no change")
 	}
 }
+
+// A spread's interval widened by a band: a figure's ends each scaled by
+// the band's percent (never below zero), a change's moved by its points.
+func TestWiden(t *testing.T) {
+	for _, c := range []struct {
+		b         Band
+		low, high float64
+		want      Range
+	}{
+		{Band{Kind: Kind{Figure: Contended}, Width: 20}, 4, 6, Range{3.2, 7.2}},
+		{Band{Kind: Kind{Figure: Contended}, Width: 150}, 4, 6, Range{0, 15}},
+		{Band{Kind: Kind{Figure: Change, Reach: SameCPUs}, Width: 30}, -10, 25, Range{-40, 55}},
+		{Band{Kind: Kind{Figure: Uncontended}, Width: 0}, 4, 6, Range{4, 6}},
+	} {
+		got := c.b.Widen(c.low, c.high)
+		if math.Abs(got.Low-c.want.Low) > 1e-12 || math.Abs(got.High-c.want.High) > 1e-12 {
+			t.Errorf("%s ±%v around %v..%v: %+v, want %+v", c.b.Kind, c.b.Width, c.low, c.high, got, c.want)
+		}
+		if !got.Contains(c.low) || !got.Contains(c.high) || got.Contains(c.want.High+1) {
+			t.Errorf("%+v: contains the wrong figures", got)
+		}
+	}
+}

@@ -23,5 +23,6 @@
 // how many of its points fell within the band learned without their case.
 // band.json holds the bands and the corpus they came from; after a model
 // change, go generate ./band rewrites it, and a test fails while it is
-// stale.
+// stale. Widen combines a band with a prediction's interval over the
+// profile's spread: the interval widened at each end by the band.
 package band

@@ -62,6 +62,27 @@ func (b Band) Interval(v float64) (low, high float64) {
 	return math.Max(0, v*(1-b.Width/100)), v * (1 + b.Width/100)
 }
 
+// Range is a low and a high end of what a prediction may be.
+type Range struct {
+	Low  float64 `json:"low"`
+	High float64 `json:"high"`
+}
+
+// Contains says whether v lies in r.
+func (r Range) Contains(v float64) bool { return r.Low <= v && v <= r.High }
+
+// Widen combines a prediction's spread over the profile's values (its 90%
+// interval low..high under --uncertainty) with the model's own error: the
+// interval widened at each end by the band, from the band's low end around
+// low to its high end around high. The two are not added in quadrature:
+// the spread says what the machine may be, the band how far the model has
+// missed on machines it knew, and a prediction is trusted only within both.
+func (b Band) Widen(low, high float64) Range {
+	lo, _ := b.Interval(low)
+	_, hi := b.Interval(high)
+	return Range{Low: lo, High: hi}
+}
+
 // Contains says whether an error falls within the band.
 func (b Band) Contains(err float64) bool { return err <= b.Width }
 

@@ -165,7 +165,7 @@ func TestPage(t *testing.T) {
 	run("export", chromedp.Click(`#chart-throughput .export-csv`), chromedp.Click(`#chart-throughput .export-png`))
 	csv := waitFile(t, downloads, ".csv")
 	lines := strings.Split(strings.TrimSpace(string(csv)), "\n")
-	if lines[0] != "simulated time (ms),total locked,cpu 0,cpu 1,total lockless" || fmt.Sprint(len(lines)-1) != points {
+	if lines[0] != "simulated time (ms),total locked: 90% error band (high),total locked: 90% error band (low),total locked,cpu 0,cpu 1,total lockless" || fmt.Sprint(len(lines)-1) != points {
 		t.Errorf("exported CSV: header %q, %d rows for %s points", lines[0], len(lines)-1, points)
 	}
 	if png := waitFile(t, downloads, ".png"); !bytes.HasPrefix(png, []byte("\x89PNG")) {
@@ -195,7 +195,7 @@ func TestPage(t *testing.T) {
 	run("sweep", chromedp.Click(`nav button[data-view=sweep]`), chromedp.Click(`#sweep`),
 		chromedp.Poll(`document.getElementById('sweep-status').textContent.includes('reference points')`, nil,
 			chromedp.WithPollingTimeout(60*time.Second)),
-		chromedp.Evaluate(`document.getElementById('changes').hidden ? -1 : document.querySelectorAll('#changes tr td').length / 6`, &changeRows),
+		chromedp.Evaluate(`document.getElementById('changes').hidden ? -1 : document.querySelectorAll('#changes tr td').length / 7`, &changeRows),
 		shot("sweep"))
 	if changeRows != 2 {
 		t.Errorf("sweep: %d rows in the changes table, want 2 (lockless against locked at 1 and 2 cores)", changeRows)

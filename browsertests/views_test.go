@@ -15,6 +15,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
+	"contend/band"
 	"contend/web"
 )
 
@@ -37,6 +38,10 @@ const checkRun = `(async () => {
   if (u.scales.y.min !== 0) p.push('throughput y axis starts at ' + u.scales.y.min);
   const fin = document.getElementById('final');
   if (fin.dataset.unit !== st.metrics[0].unit || !fin.textContent.includes(st.metrics[0].unit)) p.push('headline "' + fin.textContent + '" in ' + fin.dataset.unit + ', the metric is ' + JSON.stringify(st.metrics[0]));
+  const hb = r.done.metrics[0].band, fb = document.getElementById('final-band').textContent;
+  if (hb.kind ? fb !== hb.text || !/^±[\d.]+(%| points) \(90%: \d+ of \d+ published predictions of this kind fell within it/.test(fb) : !fb.startsWith('no error band')) p.push('headline band "' + fb + '", the band is ' + JSON.stringify(hb));
+  const tb = r.done.metrics.find(x => x.metric === 'throughput')?.band, edges = c.charts.tput.style.filter(st => st.edge).length;
+  if (r.floodCPUs && edges !== (tb?.kind ? 2 : 0)) p.push(edges + ' band edges on the throughput chart, the total throughput\'s band is ' + JSON.stringify(tb));
   const o = u.over.getBoundingClientRect();
   u.over.dispatchEvent(new MouseEvent('mousemove', { clientX: o.left + o.width / 2, clientY: o.top + o.height / 2, bubbles: true }));
   await new Promise(res => requestAnimationFrame(() => requestAnimationFrame(res)));
@@ -67,7 +72,10 @@ const checkRun = `(async () => {
 
 // checkSweep returns what is wrong with the sweep view: its y axis must be
 // the metric's unit, every measured point of that metric a dot, the ticks
-// of an axis that counts whole numbers.
+// of an axis that counts whole numbers, each variant's prediction shaded
+// in its error band where it has one (and no band where it has none), and
+// the tables give each validate row's and change's band as the CLI words
+// it.
 const checkSweep = `(() => {
   const p = [], c = window.contend, m = c.sweep, s = c.charts.sweep, u = s.u;
   if (u.axes[1].label !== m.metric + ' (' + m.unit + ')') p.push('sweep y axis "' + u.axes[1].label + '", metric ' + m.metric + ' in ' + m.unit);
@@ -79,8 +87,27 @@ const checkSweep = `(() => {
   if (u.scales.y.min !== 0) p.push('sweep y axis starts at ' + u.scales.y.min);
   const kinds = new Set(s.style.filter(st => st.points).map(st => st.points));
   if (m.refs.some(r => r.role === 'calibrate' && r.metric === m.metric) && m.refs.some(r => r.role === 'validate' && r.metric === m.metric) && kinds.size !== 2) p.push('calibrate and validate dots look alike');
-  const lines = s.style.filter(st => !st.points).map(st => st.color + JSON.stringify(st.dash));
+  const lines = s.style.filter(st => !st.points && !st.edge).map(st => st.color + JSON.stringify(st.dash));
   if (new Set(lines).size !== lines.length) p.push('two variants drawn alike');
+  m.variants.forEach((v, i) => {
+    const hi = s.style.findIndex(st => st.edge === 'high' && st.label.startsWith(v + ':'));
+    const has = m.bands[i].some(b => b.kind);
+    if ((hi >= 0) !== has || (hi >= 0 && !u.bands.some(b => b.series[0] === hi + 1 && b.series[1] === hi + 2))) { p.push(v + ': band drawn ' + (hi >= 0) + ', bands ' + JSON.stringify(m.bands[i])); return; }
+    if (hi < 0) return;
+    m.x.forEach((x, k) => {
+      const j = u.data[0].indexOf(x), b = m.bands[i][k];
+      if (u.data[hi + 1][j] !== (b.kind ? b.high : null) || u.data[hi + 2][j] !== (b.kind ? b.low : null)) p.push(v + ' at ' + x + ': band drawn ' + u.data[hi + 2][j] + ' – ' + u.data[hi + 1][j] + ', sent ' + JSON.stringify(b));
+    });
+  });
+  const worded = /^±[\d.]+(%| points) \(90%: \d+ of \d+ published predictions of this kind fell within it/;
+  for (const [id, rows] of [['refs', m.refs], ['changes', m.changes]]) {
+    const t = document.getElementById(id), col = [...t.rows[0].cells].findIndex(c => c.textContent === 'error band (90%)');
+    if (rows.length && col < 0) { p.push(id + ' table has no error band column'); continue; }
+    t.rows_.forEach((r, i) => {
+      const cell = t.rows[i + 1].cells[col].textContent;
+      if (r.band.kind ? cell !== r.band.text || !worded.test(cell) : !/^(-|none)/.test(cell)) p.push(id + ' row ' + (i + 1) + ': band "' + cell + '", sent ' + JSON.stringify(r.band));
+    });
+  }
   return p;
 })()`
 
@@ -92,9 +119,23 @@ func awaitPromise(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.
 // CPUs and rwsem-count-scheme at 64, whose labels must not overlap. Each view's screenshot goes to
 // $ARTIFACTS.
 func TestViews(t *testing.T) {
+	views(t, web.Options{}, "", "", true)
+}
+
+// TestViewsWithoutBands serves bands that know only changes: ingress's
+// predictions have none, and its views still draw and say so.
+func TestViewsWithoutBands(t *testing.T) {
+	onlyChanges := &band.File{Bands: []band.Entry{{Band: band.Band{Kind: band.Kind{Figure: band.Change}, Pool: band.Kind{Figure: band.Change}, Points: 9, Width: 20}}}}
+	views(t, web.Options{Bands: onlyChanges}, "ingress", "no-bands-", false)
+}
+
+// views checks the views of the built-in scenario only (every one when
+// empty) on a server with opts, and with more, the views of many CPUs; its
+// screenshots' names start with prefix.
+func views(t *testing.T, opts web.Options, only, prefix string, more bool) {
 	exe := chromium(t)
 	out := artifacts(t)
-	srv := web.New(web.Options{})
+	srv := web.New(opts)
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
 	defer srv.Close()
@@ -107,9 +148,9 @@ func TestViews(t *testing.T) {
 	json.NewDecoder(resp.Body).Decode(&list)
 	resp.Body.Close()
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe),
+	copts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe),
 		chromedp.NoSandbox, chromedp.WindowSize(1400, 1000), chromedp.Flag("headless", "new"))
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), copts...)
 	defer cancel()
 	ctx, cancel := chromedp.NewContext(actx)
 	defer cancel()
@@ -122,7 +163,7 @@ func TestViews(t *testing.T) {
 			if err := chromedp.FullScreenshot(&png, 100).Do(ctx); err != nil {
 				return err
 			}
-			return os.WriteFile(filepath.Join(out, name+".png"), png, 0o644)
+			return os.WriteFile(filepath.Join(out, prefix+name+".png"), png, 0o644)
 		})
 	}
 	do := func(what string, actions ...chromedp.Action) bool {
@@ -171,11 +212,14 @@ func TestViews(t *testing.T) {
 		report(name+" sweep", problems)
 	}
 	for _, sc := range list {
-		if sc.Source != "builtin" {
+		if sc.Source != "builtin" || only != "" && sc.Name != only {
 			continue
 		}
 		hash := "scenario=" + url.QueryEscape(sc.Name)
 		view(sc.Name, hash, len(sc.Series) > 0)
+	}
+	if !more {
+		return
 	}
 	// 16 CPUs: every label in its place, none on another.
 	view("ingress-16", "scenario=ingress&series=ingress-bare&variant=locked&x=16", false)

@@ -8,10 +8,11 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"contend/band"
 	"contend/scenarios"
 )
 
-var changesHeader = []string{"series", "variant", "base", "axis", "x", "metric", "measured_pct", "predicted_pct"}
+var changesHeader = append([]string{"series", "variant", "base", "axis", "x", "metric", "measured_pct", "predicted_pct"}, bandHeader...)
 
 // changesBand is the grey band either side of the diagonal: a predicted
 // after/before within this many percent of the measured one (for a small
@@ -22,7 +23,9 @@ const changesBand = 10
 // does: a point per reference of a variant paired with its series' base
 // (scenarios.Changes), after/before as measured across and as predicted up;
 // where they agree the point is on the diagonal. One colour and glyph per
-// series, a grey band where the prediction is within changesBand percent.
+// series, a grey band where the prediction is within changesBand percent,
+// and through each point a bar: its error band (o.Bands), the one
+// validate gives the change, learned without its own case.
 func changes(s *scenarios.Scenario, series []*scenarios.Series, o Options) (*Figure, error) {
 	var groups []changeGroup
 	for _, se := range series {
@@ -59,14 +62,17 @@ func Changes(scens []*scenarios.Scenario, o Options) (*Figure, error) {
 	return drawChanges(groups)
 }
 
-// changeGroup is one series' changes.
+// changeGroup is one series' changes, and each one's error band (nil
+// for none).
 type changeGroup struct {
-	se *scenarios.Series
-	cs []scenarios.Change
+	se    *scenarios.Series
+	cs    []scenarios.Change
+	bands []*band.Band
 }
 
 // changesOf predicts se's references and pairs them with its base; a
-// series without a base, or without pairs, gives none.
+// series without a base, or without pairs, gives none. Each change's band
+// is the one validate gives it: of its kind, learned without its case.
 func changesOf(s *scenarios.Scenario, se *scenarios.Series, o Options) ([]changeGroup, error) {
 	if se.Base == "" {
 		return nil, nil
@@ -75,10 +81,24 @@ func changesOf(s *scenarios.Scenario, se *scenarios.Series, o Options) ([]change
 	if err != nil {
 		return nil, err
 	}
-	if cs := scenarios.Changes(se, rows); len(cs) > 0 {
-		return []changeGroup{{se, cs}}, nil
+	cs := scenarios.Changes(se, rows)
+	if len(cs) == 0 {
+		return nil, nil
 	}
-	return nil, nil
+	g := changeGroup{se: se, cs: cs, bands: make([]*band.Band, len(cs))}
+	if o.Bands != nil {
+		var c band.Corpus
+		_, tags, err := c.Add(band.NewClassifier(s), s, se, rows)
+		if err != nil {
+			return nil, err
+		}
+		for i, t := range tags {
+			if b, ok := o.Bands.For(t.Kind, t.Case); ok {
+				g.bands[i] = &b
+			}
+		}
+	}
+	return []changeGroup{g}, nil
 }
 
 // drawChanges plots after/before, measured against predicted, on log10
@@ -89,14 +109,15 @@ func drawChanges(groups []changeGroup) (*Figure, error) {
 	ratio := func(pct float64) float64 { return 1 + pct/100 }
 	lo, hi := 1.0, 1.0
 	for _, g := range groups {
-		for _, c := range g.cs {
+		for k, c := range g.cs {
 			for _, r := range []float64{ratio(c.MeasuredPct), ratio(c.PredictedPct)} {
 				if !(r > 0) {
 					return nil, fmt.Errorf("series %s: %s against %s at %s=%v is a change of %.4g%%: the ratio after/before is not positive", g.se.Name, c.Variant, c.Base, c.Axis, c.X, c.MeasuredPct)
 				}
 				lo, hi = math.Min(lo, r), math.Max(hi, r)
 			}
-			f.Rows = append(f.Rows, []string{g.se.Name, c.Variant, c.Base, c.Axis, num(c.X), c.Metric, num(c.MeasuredPct), num(c.PredictedPct)})
+			row := []string{g.se.Name, c.Variant, c.Base, c.Axis, num(c.X), c.Metric, num(c.MeasuredPct), num(c.PredictedPct)}
+			f.Rows = append(f.Rows, append(row, bandCells(deref(g.bands[k]), g.bands[k] != nil, c.PredictedPct)...))
 		}
 	}
 	// A margin of an eighth of the range each way, in logarithm.
@@ -118,6 +139,21 @@ func drawChanges(groups []changeGroup) (*Figure, error) {
 	}
 	diag.Color, diag.Width = midGrey, vg.Points(0.6)
 	p.Add(band, diag)
+	f.addLegend(fmt.Sprintf("grey: predicted within %d%% of measured", changesBand), band)
+	banded := false
+	for i, g := range groups {
+		bars, err := changeBars(g, llo-span, colorOf(i))
+		if err != nil {
+			return nil, err
+		}
+		if bars != nil {
+			p.Add(bars)
+			banded = true
+		}
+	}
+	if banded {
+		f.addLegend("bar: 90% error band, in points of the base", barThumb{barStyle(okabeIto[len(okabeIto)-1])})
+	}
 	for i, g := range groups {
 		xys := make(plotter.XYs, len(g.cs))
 		for k, c := range g.cs {

@@ -130,11 +130,13 @@ func (d decades) Ticks(lo, hi float64) []plot.Tick {
 	return out
 }
 
-var curveHeader = []string{"series", "variant", "axis", "x", "metric", "unit", "kind", "value", "ci95_low", "ci95_high", "replications", "source"}
+var curveHeader = append([]string{"series", "variant", "axis", "x", "metric", "unit", "kind", "value", "ci95_low", "ci95_high", "replications", "source"}, bandHeader...)
 
 // addCurves draws one panel of g: a line per variant with its 95% interval,
-// and the measured points over it.
-func (f *Figure) addCurves(s *scenarios.Scenario, g *grid, c curve) error {
+// and the measured points over it. On a panel of the metric the series'
+// references give, each line lies in its error band (from bands, nil for
+// none), shaded in its colour.
+func (f *Figure) addCurves(s *scenarios.Scenario, g *grid, c curve, bands *bander) error {
 	p := newPlot(axisLabel(g.se.Axis), c.ylabel)
 	switch {
 	case c.logX:
@@ -149,24 +151,34 @@ func (f *Figure) addCurves(s *scenarios.Scenario, g *grid, c curve) error {
 	case len(g.xs) <= 12:
 		p.X.Tick.Marker = atValues(g.xs)
 	}
+	p.Y.Tick.Marker = plainTicks{}
 	if c.logY {
 		p.Y.Tick.Marker = decades{}
 	}
-	for vi, v := range g.variants {
-		xys, errs := make(plotter.XYs, len(g.xs)), make(plotter.YErrors, len(g.xs))
-		for xi, x := range g.xs {
-			st, err := g.metric(xi, vi, c.metric, c.unit)
-			if err != nil {
-				return fmt.Errorf("%s: series %s: %w", s.Name, g.se.Name, err)
-			}
-			xys[xi] = plotter.XY{X: x, Y: c.y(st.mean)}
-			errs[xi] = struct{ Low, High float64 }{c.y(st.mean) - c.y(st.lo), c.y(st.hi) - c.y(st.mean)}
-			f.Rows = append(f.Rows, []string{g.se.Name, v, g.se.Axis, num(x), c.metric, c.unit, "prediction",
-				num(st.mean), num(st.lo), num(st.hi), strconv.Itoa(g.reps), "contend"})
-		}
-		if err := f.addLine(p, variantIndex(s, v), v, xys, errs, g.reps > 1); err != nil {
+	if !c.refs {
+		bands = nil
+	}
+	// The bands go under every line, the lines under the measured points.
+	var lines []curveLine
+	banded := false
+	for vi := range g.variants {
+		l, sh, err := f.predictions(s, g, c, vi, bands)
+		if err != nil {
 			return err
 		}
+		if sh != nil {
+			p.Add(sh)
+			banded = true
+		}
+		lines = append(lines, l)
+	}
+	for _, l := range lines {
+		if err := f.addLine(p, l.idx, l.name, l.xys, l.errs, g.reps > 1); err != nil {
+			return err
+		}
+	}
+	if banded {
+		f.addLegend("shaded: 90% error band", swatch(okabeIto[len(okabeIto)-1]))
 	}
 	if c.refs {
 		f.addRefs(p, s, g.se, c)
@@ -176,6 +188,42 @@ func (f *Figure) addCurves(s *scenarios.Scenario, g *grid, c curve) error {
 	}
 	f.panels = append(f.panels, p)
 	return nil
+}
+
+// curveLine is one variant's predictions as a panel draws them.
+type curveLine struct {
+	idx  int // of the variant in the scenario: its colour and dashes
+	name string
+	xys  plotter.XYs
+	errs plotter.YErrors
+}
+
+// predictions adds variant vi's predicted values of c to the table and
+// returns its line and its shaded error band (nil without one).
+func (f *Figure) predictions(s *scenarios.Scenario, g *grid, c curve, vi int, bands *bander) (curveLine, plot.Plotter, error) {
+	v := g.variants[vi]
+	l := curveLine{idx: variantIndex(s, v), name: v, xys: make(plotter.XYs, len(g.xs)), errs: make(plotter.YErrors, len(g.xs))}
+	low, high, has := make([]float64, len(g.xs)), make([]float64, len(g.xs)), make([]bool, len(g.xs))
+	for xi, x := range g.xs {
+		st, err := g.metric(xi, vi, c.metric, c.unit)
+		if err != nil {
+			return l, nil, fmt.Errorf("%s: series %s: %w", s.Name, g.se.Name, err)
+		}
+		b, ok, err := bands.at(g.se, x, c.metric)
+		if err != nil {
+			return l, nil, fmt.Errorf("%s: series %s: %w", s.Name, g.se.Name, err)
+		}
+		l.xys[xi] = plotter.XY{X: x, Y: c.y(st.mean)}
+		l.errs[xi] = struct{ Low, High float64 }{c.y(st.mean) - c.y(st.lo), c.y(st.hi) - c.y(st.mean)}
+		if has[xi] = ok; ok {
+			lo, hi := b.Interval(st.mean)
+			low[xi], high[xi] = c.y(lo), c.y(hi)
+		}
+		f.Rows = append(f.Rows, append([]string{g.se.Name, v, g.se.Axis, num(x), c.metric, c.unit, "prediction",
+			num(st.mean), num(st.lo), num(st.hi), strconv.Itoa(g.reps), "contend"}, bandCells(b, ok, st.mean)...))
+	}
+	sh, err := shade(g.xs, low, high, has, colorOf(l.idx))
+	return l, sh, err
 }
 
 func (f *Figure) addLine(p *plot.Plot, idx int, name string, xys plotter.XYs, errs plotter.YErrors, bars bool) error {
@@ -220,7 +268,7 @@ func (f *Figure) addRefs(p *plot.Plot, s *scenarios.Scenario, se *scenarios.Seri
 		key.Color = okabeIto[len(okabeIto)-1]
 		f.addLegend(fmt.Sprintf("%s (%s)", src, r.Role), key)
 		f.Rows = append(f.Rows, []string{se.Name, r.Variant, r.Axis, num(r.X), r.Metric, r.Unit, r.Role,
-			num(r.Value), "", "", "", r.Source})
+			num(r.Value), "", "", "", r.Source, "", "", ""})
 	}
 }
 
@@ -231,6 +279,20 @@ func powersOfTwo(xs []float64) bool {
 		}
 	}
 	return len(xs) >= 3
+}
+
+// plainTicks are gonum/plot's default ticks labelled without trailing
+// zeros: a band that stretches the axis to 56 gives 25 and 50, not 25.00.
+type plainTicks struct{}
+
+func (plainTicks) Ticks(lo, hi float64) []plot.Tick {
+	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
+	for i, t := range ticks {
+		if t.Label != "" {
+			ticks[i].Label = num(t.Value)
+		}
+	}
+	return ticks
 }
 
 // inRange drops the ticks a Ticker returns outside the axis: LogTicks
@@ -309,13 +371,14 @@ func scaling(s *scenarios.Scenario, series []*scenarios.Series, o Options) (*Fig
 		return nil, fmt.Errorf("%s: scaling draws packet floods; its workload is %s (try --kind insertion or breakdown)", s.Name, s.Workload.Kind)
 	}
 	f := &Figure{Kind: "scaling", Header: curveHeader, panelH: 1.75 * vg.Inch}
+	bands := newBander(s, o.Bands)
 	for _, se := range series {
 		g, err := simulate(s, se, axisValues(s, se, o), o)
 		if err != nil {
 			return nil, err
 		}
 		metric, unit := scaledMetric(se)
-		if err := f.addCurves(s, g, curve{metric: metric, unit: unit, ylabel: fmt.Sprintf("%s (%s)", scaled[metric], unit), refs: true}); err != nil {
+		if err := f.addCurves(s, g, curve{metric: metric, unit: unit, ylabel: fmt.Sprintf("%s (%s)", scaled[metric], unit), refs: true}, bands); err != nil {
 			return nil, err
 		}
 		if len(series) > 1 {
@@ -330,6 +393,7 @@ func insertion(s *scenarios.Scenario, series []*scenarios.Series, o Options) (*F
 		return nil, fmt.Errorf("%s: insertion draws a batch of control-plane operations; its workload is a flood (try --kind scaling)", s.Name)
 	}
 	f := &Figure{Kind: "insertion", Header: curveHeader, panelH: 1.5 * vg.Inch}
+	bands := newBander(s, o.Bands)
 	for _, se := range series {
 		if s.AxisDrives(se.Axis) != scenarios.DrivesOps {
 			return nil, fmt.Errorf("%s: series %s runs over %s; insertion draws a series over filters", s.Name, se.Name, se.Axis)
@@ -338,10 +402,10 @@ func insertion(s *scenarios.Scenario, series []*scenarios.Series, o Options) (*F
 		if err != nil {
 			return nil, err
 		}
-		if err := f.addCurves(s, g, curve{metric: "duration", unit: "s", ylabel: "insertion time (s)", logX: true, logY: true, refs: true}); err != nil {
+		if err := f.addCurves(s, g, curve{metric: "duration", unit: "s", ylabel: "insertion time (s)", logX: true, logY: true, refs: true}, bands); err != nil {
 			return nil, err
 		}
-		if err := f.addCurves(s, g, curve{metric: "cpu_util", unit: "%", ylabel: "CPU utilisation (%)", logX: true}); err != nil {
+		if err := f.addCurves(s, g, curve{metric: "cpu_util", unit: "%", ylabel: "CPU utilisation (%)", logX: true}, nil); err != nil {
 			return nil, err
 		}
 	}

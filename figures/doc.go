@@ -5,7 +5,9 @@
 // freed over time (timeline), control-plane insertion time against the
 // number of filters (insertion), each published change measured against
 // predicted (changes), and the first line transfers of a run, a lane per
-// line (transfers).
+// line (transfers). Given the error bands learned from the published cases
+// (Options.Bands), each prediction shows how far to trust it: a curve
+// shaded in its band, a change with a bar through it.
 //
 // # Figures are data first
 //

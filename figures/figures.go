@@ -17,6 +17,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 
+	"contend/band"
 	"contend/scenarios"
 	"contend/sim"
 )
@@ -64,6 +65,10 @@ type Options struct {
 	By           string   // breakdown: stack by "state" (default) or "symbol"
 	Window       sim.Time // timeline: the span drawn (default 100 ms)
 	Run          scenarios.Runner
+	// Bands are the error bands learned from the published cases
+	// (band.Committed()) that scaling, insertion and changes draw around
+	// each prediction; nil draws none.
+	Bands *band.File
 }
 
 // defaultsOf returns o with s's own values where o leaves them zero: its seed,

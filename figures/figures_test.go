@@ -18,6 +18,7 @@ import (
 
 	"gonum.org/v1/plot/vg"
 
+	"contend/band"
 	"contend/figures"
 	"contend/scenarios"
 	"contend/sim"
@@ -58,7 +59,7 @@ func short(t testing.TB, name string) (*scenarios.Scenario, figures.Options) {
 	}
 	s.Run.Warmup = scenarios.Dur{PS: 10e6}
 	s.Run.Duration = scenarios.Dur{PS: 150e6}
-	o := figures.Options{Replications: 2, Window: 30 * sim.Millisecond}
+	o := figures.Options{Replications: 2, Window: 30 * sim.Millisecond, Bands: band.Committed()}
 	if name == "cna-locktorture" {
 		// Its largest point is 142 CPUs, each with an MCS node line: a
 		// single-point figure there is 142 x 142 cells, megabytes of

@@ -14,8 +14,39 @@ import (
 	"contend/sweep"
 )
 
-// bandColumns are the csv columns of a prediction's error band.
-var bandColumns = []string{"band_kind", "band_low", "band_high"}
+// bandColumns are the csv columns of a prediction's error band, and
+// combinedColumns those of its spread's interval widened by the band.
+var (
+	bandColumns     = []string{"band_kind", "band_low", "band_high"}
+	combinedColumns = []string{"combined_low", "combined_high"}
+)
+
+// combinedAt is row i's interval over the profile's spread widened by its
+// band (band.Band.Widen), and whether it has a band.
+func combinedAt(bands []*band.Band, ivs []sweep.Interval, i int) (band.Range, bool) {
+	if i >= len(bands) || bands[i] == nil {
+		return band.Range{}, false
+	}
+	return bands[i].Widen(ivs[i].Low, ivs[i].High), true
+}
+
+// rangeText is a combined range as the text tables print it, "-" for none.
+func rangeText(r band.Range, ok bool) string {
+	if !ok {
+		return "-"
+	}
+	return Fixed(r.Low) + " – " + Fixed(r.High)
+}
+
+// rangeCSV is a combined range's csv cells, empty for none.
+func rangeCSV(r band.Range, ok bool) []string {
+	if !ok {
+		return []string{"", ""}
+	}
+	return []string{f4(r.Low), f4(r.High)}
+}
+
+func f4(v float64) string { return strconv.FormatFloat(v, 'f', 4, 64) }
 
 // BandsOf returns the band of each tag from f: nil for a tag no published
 // point sets, all nil without f.
@@ -60,7 +91,6 @@ func cellCSV(c band.Cell) []string {
 	if c.Kind == "" {
 		return []string{"", "", ""}
 	}
-	f4 := func(v float64) string { return strconv.FormatFloat(v, 'f', 4, 64) }
 	return []string{c.Kind, f4(c.Low), f4(c.High)}
 }
 

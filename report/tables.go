@@ -28,6 +28,10 @@ func RenderTables(buf *bytes.Buffer, format string, tables []sweep.Table, f *ban
 		if banded {
 			head = append(head, bandColumns...)
 		}
+		combined := sampled && banded
+		if combined {
+			head = append(head, combinedColumns...)
+		}
 		w.Write(append(head, "note"))
 		for _, t := range tables {
 			for i, x := range t.X {
@@ -39,6 +43,9 @@ func RenderTables(buf *bytes.Buffer, format string, tables []sweep.Table, f *ban
 					}
 					if banded {
 						rec = append(rec, cellCSV(t.Bands[i][j])...)
+					}
+					if combined {
+						rec = append(rec, rangeCSV(t.Combined[i][j], t.Bands[i][j].Kind != "")...)
 					}
 					w.Write(append(rec, t.NoteAt(i, j)))
 				}
@@ -90,6 +97,9 @@ func writeTable(buf *bytes.Buffer, t sweep.Table) {
 	if t.Intervals != nil {
 		writeIntervals(buf, t)
 	}
+	if t.Combined != nil {
+		writeCombined(buf, t)
+	}
 	for i, x := range t.X {
 		for j, v := range t.Variants {
 			if n := t.NoteAt(i, j); n != "" {
@@ -105,7 +115,25 @@ func writeTable(buf *bytes.Buffer, t sweep.Table) {
 // writeIntervals lays out a table's medians and 90% intervals as the table
 // itself is laid out.
 func writeIntervals(buf *bytes.Buffer, t sweep.Table) {
-	fmt.Fprintf(buf, "  median and 90%% interval over the profile's spread:\n")
+	writeGrid(buf, t, "median and 90% interval over the profile's spread", func(i, j int) string {
+		b := t.Intervals[i][j]
+		return fmt.Sprintf("%s (%s – %s)", Fixed(b.Median), Fixed(b.Low), Fixed(b.High))
+	})
+}
+
+// writeCombined lays out each value's interval over the profile's spread
+// widened by its error band (band.Band.Widen), as the table is laid out;
+// "-" where a value has no band.
+func writeCombined(buf *bytes.Buffer, t sweep.Table) {
+	writeGrid(buf, t, "90% interval widened by the error band (the spread and the model's error combined)", func(i, j int) string {
+		return rangeText(t.Combined[i][j], t.Bands[i][j].Kind != "")
+	})
+}
+
+// writeGrid lays out cell(x, variant) of every value under a title, as the
+// table is laid out.
+func writeGrid(buf *bytes.Buffer, t sweep.Table, title string, cell func(i, j int) string) {
+	fmt.Fprintf(buf, "  %s:\n", title)
 	tw := tabwriter.NewWriter(buf, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "%s\t", t.Axis)
 	for _, v := range t.Variants {
@@ -114,8 +142,8 @@ func writeIntervals(buf *bytes.Buffer, t sweep.Table) {
 	fmt.Fprintln(tw)
 	for i, x := range t.X {
 		fmt.Fprintf(tw, "%s\t", Num(x))
-		for _, b := range t.Intervals[i] {
-			fmt.Fprintf(tw, "%s (%s – %s)\t", Fixed(b.Median), Fixed(b.Low), Fixed(b.High))
+		for j := range t.Variants {
+			fmt.Fprintf(tw, "%s\t", cell(i, j))
 		}
 		fmt.Fprintln(tw)
 	}

@@ -28,7 +28,8 @@ func WriteSeriesHeader(buf *bytes.Buffer, scenario string, se *scenarios.Series)
 
 // WriteRows prints reference points against predictions, and the largest
 // error of each role. With bands (one per row, nil for a row without), each
-// row also shows its error band.
+// row also shows its error band; with intervals too, the interval widened
+// by the band, and how many measured figures fall inside it.
 func WriteRows(buf *bytes.Buffer, rows []scenarios.Row, ivs []sweep.Interval, bands []*band.Band) {
 	tw := tabwriter.NewWriter(buf, 0, 4, 2, ' ', 0)
 	fmt.Fprint(tw, "SCENARIO\tVARIANT\tAXIS\tX\tMETRIC\tMEASURED\tPREDICTED\tERROR\tROLE")
@@ -38,9 +39,12 @@ func WriteRows(buf *bytes.Buffer, rows []scenarios.Row, ivs []sweep.Interval, ba
 	if ivs != nil {
 		fmt.Fprint(tw, "\tMEDIAN\t90% INTERVAL\tINSIDE")
 	}
+	if bands != nil && ivs != nil {
+		fmt.Fprint(tw, "\tWITH BAND\tINSIDE")
+	}
 	fmt.Fprintln(tw)
 	worst := map[string]float64{}
-	inside := 0
+	inside, banded, insideBand := 0, 0, 0
 	for i, r := range rows {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s %s\t%s %s\t%s%%\t%s", r.Scenario, r.Variant, r.Axis, Num(r.X), r.Metric,
 			Fixed(r.Measured), r.Unit, Fixed(r.Predicted), r.Unit, Signed(r.ErrorPct, 1), r.Role)
@@ -53,6 +57,19 @@ func WriteRows(buf *bytes.Buffer, rows []scenarios.Row, ivs []sweep.Interval, ba
 			if iv.Inside {
 				inside++
 			}
+		}
+		if bands != nil && ivs != nil {
+			c, ok := combinedAt(bands, ivs, i)
+			with, in := "-", "-"
+			if ok {
+				banded++
+				with, in = rangeText(c, ok)+" "+r.Unit, "no"
+				if c.Contains(r.Measured) {
+					in = "yes"
+					insideBand++
+				}
+			}
+			fmt.Fprintf(tw, "\t%s\t%s", with, in)
 		}
 		fmt.Fprintln(tw)
 		worst[r.Role] = math.Max(worst[r.Role], math.Abs(r.ErrorPct))
@@ -70,6 +87,9 @@ func WriteRows(buf *bytes.Buffer, rows []scenarios.Row, ivs []sweep.Interval, ba
 	if ivs != nil {
 		fmt.Fprintf(buf, "measured figures inside their 90%% interval: %d of %d\n", inside, len(rows))
 	}
+	if banded > 0 {
+		fmt.Fprintf(buf, "measured figures inside their interval widened by the error band: %d of %d validate points\n", insideBand, banded)
+	}
 	for _, r := range rows {
 		if r.Note != "" {
 			fmt.Fprintf(buf, "note: %s %s %s=%s %s: %s\n", r.Scenario, r.Variant, r.Axis, Num(r.X), r.Metric, r.Note)
@@ -80,7 +100,8 @@ func WriteRows(buf *bytes.Buffer, rows []scenarios.Row, ivs []sweep.Interval, ba
 // WriteRowsCSV writes reference points and predictions with validate's columns.
 // With bands, each row also has its error band (empty for a calibrate row);
 // with intervals (validate --uncertainty), its median, its 90% interval and
-// whether the measured figure falls inside.
+// whether the measured figure falls inside; with both, the interval widened
+// by the band.
 func WriteRowsCSV(buf *bytes.Buffer, rows []scenarios.Row, ivs []sweep.Interval, bands []*band.Band) {
 	w := NewCSV(buf)
 	head := []string{"scenario", "variant", "axis", "x", "metric", "unit", "measured", "predicted", "error_pct", "role"}
@@ -90,8 +111,10 @@ func WriteRowsCSV(buf *bytes.Buffer, rows []scenarios.Row, ivs []sweep.Interval,
 	if ivs != nil {
 		head = append(head, "median", "low_5pct", "high_95pct", "inside")
 	}
+	if bands != nil && ivs != nil {
+		head = append(head, combinedColumns...)
+	}
 	w.Write(head)
-	f4 := func(v float64) string { return strconv.FormatFloat(v, 'f', 4, 64) }
 	for i, r := range rows {
 		rec := []string{r.Scenario, r.Variant, r.Axis, Num(r.X), r.Metric, r.Unit, Num(r.Measured),
 			f4(r.Predicted), strconv.FormatFloat(r.ErrorPct, 'f', 2, 64), r.Role}
@@ -100,6 +123,9 @@ func WriteRowsCSV(buf *bytes.Buffer, rows []scenarios.Row, ivs []sweep.Interval,
 		}
 		if ivs != nil {
 			rec = append(rec, f4(ivs[i].Median), f4(ivs[i].Low), f4(ivs[i].High), strconv.FormatBool(ivs[i].Inside))
+		}
+		if bands != nil && ivs != nil {
+			rec = append(rec, rangeCSV(combinedAt(bands, ivs, i))...)
 		}
 		w.Write(rec)
 	}
@@ -158,6 +184,8 @@ type RowJSON struct {
 	scenarios.Row
 	*band.Cell
 	Interval *sweep.Interval `json:"interval,omitempty"`
+	// Combined is the interval widened by the band, with both.
+	Combined *band.Range `json:"combined,omitempty"`
 }
 
 // ChangeJSON is a change with its error band, for --format json.
@@ -184,6 +212,9 @@ func RenderValidation(buf *bytes.Buffer, format string, v sweep.Validation, f *b
 			out[i] = RowJSON{Row: r, Cell: cellAt(rowBands, i, r.Predicted)}
 			if v.Intervals != nil {
 				out[i].Interval = &v.Intervals[i]
+				if c, ok := combinedAt(rowBands, v.Intervals, i); ok {
+					out[i].Combined = &c
+				}
 			}
 		}
 		return WriteJSON(buf, out)

@@ -16,5 +16,7 @@
 // one sweep back together into the tables one sweep would print, refusing
 // any that do not belong. Draws samples a series' profile by Latin
 // hypercube over the spread of its values, and Summarize gives the median
-// and 90% interval of a prediction over those samples.
+// and 90% interval of a prediction over those samples. Plan.Bands gives
+// each value its error band and, where it has an interval too, the
+// interval widened by the band (band.Band.Widen).
 package sweep

@@ -31,6 +31,10 @@ type Table struct {
 	// not zero), when Plan.Bands set them.
 	Bands       [][]band.Cell `json:"bands,omitempty"`
 	ChangeBands [][]band.Cell `json:"change_bands,omitempty"`
+	// Combined holds each banded value's interval over the profile's
+	// spread widened by its band ([x][variant]; zero where the value has
+	// no band), when the table has both.
+	Combined [][]band.Range `json:"combined,omitempty"`
 }
 
 // NoteAt is the note of value [i][j], "" if it has none.

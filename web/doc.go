@@ -6,6 +6,9 @@
 // and idle, the transfers of each line to each CPU, the lock wait
 // distribution and, for RCU, grace periods and the bytes waiting to be freed.
 // A sweep view draws a series over its axis with its reference points.
+// Every prediction comes with its error band (package band): shaded around
+// the sweep's lines and the run's total throughput, and in words in the
+// tables, as the CLI prints it.
 //
 // # Protocol
 //

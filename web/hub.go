@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"contend/band"
 	"contend/cpu"
 	"contend/models"
 	"contend/scenarios"
@@ -306,6 +307,7 @@ func (c *client) detach() *run {
 // job is a run of one point, resolved and built.
 type job struct {
 	s        *scenarios.Scenario
+	bands    *band.File
 	pt       scenarios.Point
 	duration sim.Time // 0: the scenario's
 	est      estimate // the probe's
@@ -378,6 +380,10 @@ func (h *hub) simulate(r *run, j *job) {
 	if err != nil {
 		r.broadcast(errorMsg(r.id, err))
 		return
+	}
+	cl := band.NewClassifier(j.s)
+	for i, m := range ms {
+		ms[i].Band = predictionBand(j.bands, cl, j.pt.Series, j.pt.Axis, j.pt.X, m.Metric, m.Value)
 	}
 	unit := cmp.Or(j.s.Workload.Unit, "packet")
 	if results[0].Batch != nil && results[0].Packets == 0 {

@@ -132,11 +132,43 @@ type Sample struct {
 	PendingBytes float64  `json:"pending_bytes"`
 }
 
-// Metric is one figure of a finished point, in the unit the CLI prints it.
+// Metric is one figure of a finished point, in the unit the CLI prints it,
+// with its error band.
 type Metric struct {
 	Metric string  `json:"metric"`
 	Unit   string  `json:"unit"`
 	Value  float64 `json:"value"`
+	Band   Band    `json:"band"`
+}
+
+// Band is a prediction's 90% error band (package band): how far, over the
+// published cases, the measured figure has lain from a prediction of its
+// kind. Kind is empty, and the rest zero, for a prediction of a kind no
+// published case has (or a calibrate point, which is a fit).
+type Band struct {
+	Kind string `json:"kind"`
+	// Width is the half-width: in percent of the prediction, in points
+	// for a change. Low and High bound the band around the prediction.
+	Width float64 `json:"width"`
+	Low   float64 `json:"low"`
+	High  float64 `json:"high"`
+	// Text is what the CLI prints of it: "±77% (90%: 23 of 24 published
+	// predictions of this kind fell within it)".
+	Text string `json:"text"`
+}
+
+// RefRow is a reference point against its prediction, as contend
+// validate gives it, with its error band.
+type RefRow struct {
+	scenarios.Row
+	Band Band `json:"band"`
+}
+
+// ChangeRow is a change against the series' base, as contend validate
+// --changes gives it, with its error band in points.
+type ChangeRow struct {
+	scenarios.Change
+	Band Band `json:"band"`
 }
 
 // Done is the end of a run: the figures `contend run` prints for the point
@@ -174,14 +206,16 @@ type SweepDone struct {
 	Metric   string `json:"metric"`
 	Unit     string `json:"unit"`
 	// AxisCounts says the axis counts things (CPUs, operations).
-	AxisCounts bool            `json:"axis_counts"`
-	X          []float64       `json:"x"`
-	Variants   []string        `json:"variants"`
-	Values     [][]float64     `json:"values"` // [variant][x]
-	Refs       []scenarios.Row `json:"refs"`
+	AxisCounts bool        `json:"axis_counts"`
+	X          []float64   `json:"x"`
+	Variants   []string    `json:"variants"`
+	Values     [][]float64 `json:"values"` // [variant][x]
+	// Bands holds each value's error band ([variant][x]).
+	Bands [][]Band `json:"bands"`
+	Refs  []RefRow `json:"refs"`
 	// Changes pairs the refs with the series' base (scenarios.Changes);
 	// empty when the series names no base.
-	Changes []scenarios.Change `json:"changes"`
+	Changes []ChangeRow `json:"changes"`
 }
 
 // Queued says a run waits for a slot (serve --max-runs are going): Position

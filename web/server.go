@@ -18,6 +18,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"contend/band"
 	"contend/scenarios"
 	"contend/sim"
 )
@@ -50,6 +51,9 @@ type Options struct {
 	// Host may give (with any port): serve passes the --addr host and each
 	// --allow-host.
 	AllowHosts []string
+	// Bands are the error bands each prediction is shown with; nil takes
+	// the ones learned from the published cases (band.Committed()).
+	Bands *band.File
 }
 
 // Server is the HTTP and websocket server of contend serve.
@@ -96,6 +100,9 @@ func New(opts Options) *Server {
 	opts.HeaderTimeout = cmp.Or(opts.HeaderTimeout, 10*time.Second)
 	opts.RequestTimeout = cmp.Or(opts.RequestTimeout, 30*time.Second)
 	opts.IdleTimeout = cmp.Or(opts.IdleTimeout, 2*time.Minute)
+	if opts.Bands == nil {
+		opts.Bands = band.Committed()
+	}
 	if opts.Logf == nil {
 		opts.Logf = func(string, ...any) {}
 	}
@@ -380,7 +387,7 @@ func (s *Server) point(req *Request) (*job, error) {
 	if err != nil {
 		return nil, err
 	}
-	j := &job{s: sc}
+	j := &job{s: sc, bands: s.opts.Bands}
 	if req.Duration != "" {
 		d, err := time.ParseDuration(strings.ReplaceAll(req.Duration, "µ", "u"))
 		if err != nil || d <= 0 || sim.Time(d.Nanoseconds()) > scenarios.MaxRunTime/sim.Nanosecond {

@@ -388,11 +388,7 @@ func TestOrigin(t *testing.T) {
 // TestSweep: the sweep of ingress-u32 gives the run table's figures, the
 // series' reference rows and their changes against its base.
 func TestSweep(t *testing.T) {
-	_, ts := newTestServer(t, Options{})
-	c := dial(t, ts)
-	c.WriteJSON(Request{Type: "sweep", Scenario: "ingress", Series: "ingress-u32"})
-	var sd SweepDone
-	until(t, c, "sweep_done", &sd)
+	sd := sweepOf(t, Options{}, "ingress", "ingress-u32")
 	sc, _ := scenarios.LoadBuiltin("ingress")
 	se := sc.Series[1]
 	if len(sd.X) != len(se.Points) || len(sd.Values) != len(se.Variants) || len(sd.Refs) != len(se.Refs) {
@@ -407,9 +403,24 @@ func TestSweep(t *testing.T) {
 		t.Fatalf("%s at %v: %v, want %v", se.Variants[0], se.Points[1], sd.Values[0][1], want)
 	}
 	// The series' base is locked: its lockless references are changes.
-	if wantC := scenarios.Changes(se, sd.Refs); len(sd.Changes) != len(wantC) || len(wantC) == 0 || sd.Changes[0] != wantC[0] {
+	rows := make([]scenarios.Row, len(sd.Refs))
+	for i, r := range sd.Refs {
+		rows[i] = r.Row
+	}
+	if wantC := scenarios.Changes(se, rows); len(sd.Changes) != len(wantC) || len(wantC) == 0 || sd.Changes[0].Change != wantC[0] {
 		t.Fatalf("changes %+v, want %+v", sd.Changes, wantC)
 	}
+}
+
+// sweepOf sweeps the series of a scenario on a server with o.
+func sweepOf(t *testing.T, o Options, scenario, series string) SweepDone {
+	t.Helper()
+	_, ts := newTestServer(t, o)
+	c := dial(t, ts)
+	c.WriteJSON(Request{Type: "sweep", Scenario: scenario, Series: series})
+	var sd SweepDone
+	until(t, c, "sweep_done", &sd)
+	return sd
 }
 
 // TestConverter: the first measured sample counts from the end of warm-up,

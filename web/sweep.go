@@ -3,6 +3,7 @@ package web
 import (
 	"fmt"
 
+	"contend/band"
 	"contend/models"
 	"contend/scenarios"
 )
@@ -29,11 +30,11 @@ func (s *Server) sweep(c *client, req *Request) error {
 	if seed == 0 {
 		seed = sc.Run.Seed
 	}
-	go s.hub.sweep(r, sc, se, seed)
+	go s.hub.sweep(r, sc, se, seed, s.opts.Bands)
 	return nil
 }
 
-func (h *hub) sweep(r *run, sc *scenarios.Scenario, se *scenarios.Series, seed int64) {
+func (h *hub) sweep(r *run, sc *scenarios.Scenario, se *scenarios.Series, seed int64, bands *band.File) {
 	defer h.end(r)
 	if !h.wait(r) {
 		return
@@ -74,11 +75,14 @@ func (h *hub) sweep(r *run, sc *scenarios.Scenario, se *scenarios.Series, seed i
 	results, err := run(pts)
 	var res SweepDone
 	if err == nil {
-		res, err = sweepTable(sc, se, xs, metric, unit, results)
+		res, err = sweepTable(sc, se, xs, metric, unit, results, bands)
+	}
+	var rows []scenarios.Row
+	if err == nil {
+		rows, err = sc.Predict(se, seed, nil, run)
 	}
 	if err == nil {
-		res.Refs, err = sc.Predict(se, seed, nil, run)
-		res.Changes = nonNil(scenarios.Changes(se, res.Refs))
+		res.Refs, res.Changes, err = withBands(bands, sc, se, rows)
 	}
 	if err != nil {
 		if err != errStopped {
@@ -91,17 +95,22 @@ func (h *hub) sweep(r *run, sc *scenarios.Scenario, se *scenarios.Series, seed i
 
 var errStopped = fmt.Errorf("stopped")
 
-func sweepTable(sc *scenarios.Scenario, se *scenarios.Series, xs []float64, metric, unit string, results []*models.Result) (SweepDone, error) {
+// sweepTable is the sweep's values of metric, each with the error band
+// run and sweep give it.
+func sweepTable(sc *scenarios.Scenario, se *scenarios.Series, xs []float64, metric, unit string, results []*models.Result, bands *band.File) (SweepDone, error) {
 	res := SweepDone{Type: "sweep_done", Scenario: sc.Name, Series: se.Name, Axis: se.Axis, Metric: metric, Unit: unit,
-		AxisCounts: countingAxis(sc, se.Axis), X: nonNil(xs), Variants: se.Variants, Values: make([][]float64, len(se.Variants))}
+		AxisCounts: countingAxis(sc, se.Axis), X: nonNil(xs), Variants: se.Variants, Values: make([][]float64, len(se.Variants)),
+		Bands: make([][]Band, len(se.Variants))}
+	cl := band.NewClassifier(sc)
 	for i := range se.Variants {
-		res.Values[i] = make([]float64, len(xs))
-		for k := range xs {
+		res.Values[i], res.Bands[i] = make([]float64, len(xs)), make([]Band, len(xs))
+		for k, x := range xs {
 			v, err := sc.MeanMetric(results, i*len(xs)+k, metric, unit)
 			if err != nil {
 				return res, err
 			}
 			res.Values[i][k] = v
+			res.Bands[i][k] = predictionBand(bands, cl, se, se.Axis, x, metric, v)
 		}
 	}
 	return res, nil

@@ -81,17 +81,13 @@ func runTables(name string, axes bool, args []string, stdout, stderr io.Writer) 
 	if slice != nil {
 		err = report.WriteJSON(&buf, p.Shard(*slice, o.format, o.seed, values))
 	} else {
-		tables := p.BandedTables(values, bands())
+		var ivs [][][]sweep.Bounds
 		if *samples > 0 {
-			ivs, err := p.Intervals(*samples, o.jobs, progress(&o, name))
-			if err != nil {
+			if ivs, err = p.Intervals(*samples, o.jobs, progress(&o, name)); err != nil {
 				return err
 			}
-			for i := range tables {
-				tables[i].Intervals = ivs[i]
-			}
 		}
-		err = report.RenderTables(&buf, o.format, tables, bands())
+		err = report.RenderTables(&buf, o.format, p.BandedTables(values, ivs, bands()), bands())
 	}
 	if err != nil {
 		return err

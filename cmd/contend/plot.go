@@ -55,6 +55,7 @@ func cmdPlot(args []string, stdout, stderr io.Writer) error {
 	fo.Seed = seedOf(&o, s)
 	fo.Window = sim.Time(window.Nanoseconds()) * sim.Nanosecond
 	fo.Run = sweep.Runner(s, o.jobs, progress(&o, "plot"))
+	fo.Bands = bands()
 	fig, err := figures.Make(s, fo)
 	if err != nil {
 		return err

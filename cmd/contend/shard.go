@@ -68,7 +68,7 @@ func cmdMerge(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("--format %q: use text, csv or json", o.format)
 	}
 	var buf bytes.Buffer
-	if err := report.RenderTables(&buf, o.format, p.BandedTables(values, bands()), bands()); err != nil {
+	if err := report.RenderTables(&buf, o.format, p.BandedTables(values, nil, bands()), bands()); err != nil {
 		return err
 	}
 	return emit(&o, stdout, &buf)

@@ -2,11 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"contend/band"
 	"contend/internal/iofiles"
 	"contend/report"
 	"contend/scenarios"
@@ -128,5 +131,64 @@ func TestSpreadInCycles(t *testing.T) {
 	got := s.Uncertain(s.Series[0])
 	if len(got) != 1 || got[0].Key != "profile.same_socket" || got[0].Value != 45 || got[0].SD != 10 {
 		t.Fatalf("Uncertain: %+v; want same_socket 45 ns ± 10 ns", got)
+	}
+}
+
+// Where a prediction has both an interval over the profile's spread and an
+// error band, validate and run give the interval widened by the band: its
+// low end less the band's percent of it (never below zero), its high end
+// more, which holds both the interval and the band around the prediction.
+func TestCombinedRange(t *testing.T) {
+	path := uncertainWith(t, "45ns ± 8ns")
+	var rows []report.RowJSON
+	if err := json.Unmarshal([]byte(mustRun(t, "validate", path, "--uncertainty", "24", "--format", "json")), &rows); err != nil {
+		t.Fatal(err)
+	}
+	type got struct {
+		what     string
+		pred     float64
+		iv       sweep.Bounds
+		cell     *band.Cell
+		combined *band.Range
+	}
+	var all []got
+	for _, r := range rows {
+		all = append(all, got{fmt.Sprintf("validate x=%v", r.X), r.Predicted, r.Interval.Bounds, r.Cell, r.Combined})
+	}
+	var tables []sweep.Table
+	if err := json.Unmarshal([]byte(mustRun(t, "run", path, "--uncertainty", "24", "--format", "json")), &tables); err != nil {
+		t.Fatal(err)
+	}
+	for _, tb := range tables {
+		for i, x := range tb.X {
+			for j := range tb.Variants {
+				all = append(all, got{fmt.Sprintf("run %s x=%v", tb.Metric, x), tb.Values[i][j], tb.Intervals[i][j], &tb.Bands[i][j], &tb.Combined[i][j]})
+			}
+		}
+	}
+	if len(all) != 3 {
+		t.Fatalf("%d predictions; want validate's 2 references and run's one value", len(all))
+	}
+	for _, g := range all {
+		if g.cell == nil || g.cell.Kind == "" || g.combined == nil {
+			t.Fatalf("%s: band %v, combined %v; want both", g.what, g.cell, g.combined)
+		}
+		w := g.cell.Width / 100
+		want := band.Range{Low: math.Max(0, g.iv.Low*(1-w)), High: g.iv.High * (1 + w)}
+		if math.Abs(g.combined.Low-want.Low) > 1e-9 || math.Abs(g.combined.High-want.High) > 1e-9 {
+			t.Errorf("%s: combined %+v; want %+v from the interval %v – %v and ±%.4g%%", g.what, *g.combined, want, g.iv.Low, g.iv.High, g.cell.Width)
+		}
+		if g.iv.Low < g.iv.High && !(g.combined.Low <= g.iv.Low && g.iv.High < g.combined.High) {
+			t.Errorf("%s: combined %+v does not hold the interval %v – %v", g.what, *g.combined, g.iv.Low, g.iv.High)
+		}
+		if g.iv.Low <= g.pred && g.pred <= g.iv.High && !(g.combined.Low <= g.cell.Low && g.cell.High <= g.combined.High) {
+			t.Errorf("%s: combined %+v does not hold the band %v – %v around the prediction", g.what, *g.combined, g.cell.Low, g.cell.High)
+		}
+	}
+	for _, args := range [][]string{{"validate", path}, {"run", path}} {
+		out := mustRun(t, append(args, "--uncertainty", "4")...)
+		if !strings.Contains(out, "widened by the error band") {
+			t.Errorf("%v --uncertainty 4 prints no combined range:\n%s", args, out)
+		}
 	}
 }

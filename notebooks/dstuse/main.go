@@ -4,13 +4,14 @@ import (
 	"fmt"
 	"strings"
 
+	"contend/band"
 	"contend/figures"
 	"contend/notebooks/nb"
 )
 
 func main() {
 	s := nb.Builtin("dst-use")
-	f := nb.Make(s, figures.Options{Kind: "scaling"})
+	f := nb.Make(s, figures.Options{Kind: "scaling", Bands: band.Committed()})
 	var table strings.Builder
 	table.WriteString("| RX queues | before, measured | before, predicted | after, measured | after, predicted |\n|---:|---:|---:|---:|---:|\n")
 	for _, q := range []string{"2", "3", "4", "5", "6"} {
@@ -24,7 +25,8 @@ func main() {
 	}
 	nb.Save("dst-use-scaling", "ipv6 dst __use: eager vs per-cpu lazy update (seed 004)", f, fmt.Sprintf(`
 UDP flood throughput against the number of RX queues (one CPU each). Lines
-are contend's predictions (mean of %d seeds, 95%% interval) for the four ways
+are contend's predictions (mean of %d seeds, 95%% interval; shaded, the 90%%
+error band of their kind over the published cases) for the four ways
 the thread discusses: eager (before), per-cpu lazy flush once per jiffy (the
 patch), writing only when lastuse != jiffies, and tb6_lock converted to RCU.
 Markers are the commit message's table (filled: the two calibrate points).

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"contend/band"
 	"contend/figures"
 	"contend/notebooks/nb"
 	"contend/sim"
@@ -11,12 +12,13 @@ import (
 
 func main() {
 	s := nb.Builtin("flower-insert")
-	f := nb.Make(s, figures.Options{Kind: "insertion"})
+	f := nb.Make(s, figures.Options{Kind: "insertion", Bands: band.Committed()})
 	at := func(variant, metric, kind string) float64 {
 		return nb.Value(f, "value", "variant="+variant, "metric="+metric, "x=20000", "kind="+kind)
 	}
 	nb.Save("flower-insertion", "tc flower: insertion time since 5.2 (seed 002)", f, fmt.Sprintf(`
-Time to insert N flower filters with tc -b (log-log) and the CPU
+Time to insert N flower filters with tc -b (log-log; shaded, each
+prediction's 90%% error band over the published cases) and the CPU
 utilisation of the inserting task. With 20 000 filters, 5.1 (pre-regression)
 took %.1f s (calibrate point, predicted %.1f s); 5.2, which calls
 synchronize_rcu per filter, took %.0f s and is predicted at %.0f s (%+.1f%%),

@@ -3,13 +3,14 @@ package main
 import (
 	"fmt"
 
+	"contend/band"
 	"contend/figures"
 	"contend/notebooks/nb"
 )
 
 func main() {
 	s := nb.Builtin("ingress")
-	f := nb.Make(s, figures.Options{Kind: "scaling", Replications: 5})
+	f := nb.Make(s, figures.Options{Kind: "scaling", Replications: 5, Bands: band.Committed()})
 	pred := func(series, variant, x string) float64 {
 		return nb.Value(f, "value", "series="+series, "variant="+variant, "x="+x, "kind=prediction")
 	}
@@ -19,8 +20,9 @@ func main() {
 	nb.Save("ingress-scaling", "Ingress qdisc: locked vs lockless (seeds 000, 003)", f, fmt.Sprintf(`
 Per-CPU throughput of the ingress qdisc against the number of CPUs receiving
 packets, on the two machines of the thread; lines are contend's predictions
-(mean of 5 seeds, 95%% interval), markers the published numbers (filled:
-calibrate, outlined: validate). On the E5-2695, the locked qdisc gives
+(mean of 5 seeds, 95%% interval), shaded in their 90%% error band (how far
+published figures of the same kind have lain from the model), markers the
+published numbers (filled: calibrate, outlined: validate). On the E5-2695, the locked qdisc gives
 %.2f Mpps per CPU alone and %.2f Mpps per CPU on 2 CPUs; lockless stays at
 %.2f. On the author's box the lockless patch is predicted at %.2f Mpps per
 CPU on 2 CPUs (measured %.2f), the locked one at %.2f on 16.`,

@@ -3,7 +3,7 @@
 // Protocol: web/PROTOCOL.md. Every unit drawn comes from the server's
 // messages: the metric's own (started.metrics, sweep_done.unit), the rate
 // in the scenario's unit of work (started.rate_unit).
-import { LineChart, CanvasChart, stackedBars, heatMap, histogram, palette, dashes, num, fmtNs, fmtBytes, timeUnit, niceTicks } from './charts.js';
+import { LineChart, CanvasChart, stackedBars, heatMap, histogram, palette, dashes, shade, num, fmtNs, fmtBytes, timeUnit, niceTicks } from './charts.js';
 import { sortable, fillTable } from './tables.js';
 import { Editor } from './editor.js';
 
@@ -199,6 +199,29 @@ function drawRCU(ch, w, h) {
   };
 }
 
+// ---- error bands: how far, over the published cases, the measured figure
+// has lain from a prediction of its kind (sweep_done.bands, refs[].band,
+// changes[].band, done.metrics[].band). A band of no kind is none: no
+// published case has a prediction like it.
+function bandText(b, none) { return b?.kind ? b.text : none; }
+function bandWidth(b) { return b?.kind ? b.text.split(' (')[0] : ''; }
+
+// bandEdges adds the two edges of a band to a chart's data and style,
+// before the line they are the band of: high, then low (null: none).
+function bandEdges(data, style, label, color, highs, lows) {
+  data.push(highs, lows);
+  style.push({ label: `${label}: 90% error band (high)`, color: shade(color, 0.45), width: 1, band: shade(color, 0.12), edge: 'high' },
+    { label: `${label}: 90% error band (low)`, color: shade(color, 0.45), width: 1, edge: 'low' });
+}
+
+// perSecond is how many per second one unit of a figure is, for a rate in
+// the scenario's unit of work (rate_unit "Mpps": pps, kpps, Mpps); null
+// for a figure that is not such a rate.
+function perSecond(unit, rateUnit) {
+  const base = rateUnit.slice(1);
+  return { [base]: 1, ['k' + base]: 1e3, ['M' + base]: 1e6 }[unit] ?? null;
+}
+
 function pointKey(m) { return `${m.scenario}|${m.series}|${m.axis}=${m.x}|${m.duration_ns}|${m.seed}`; }
 
 // drawThroughput: the flood's rate, total and per CPU (or, past 8 CPUs,
@@ -217,7 +240,12 @@ function drawThroughput() {
   const others = Object.entries(totals[pointKey(m)] ?? {}).filter(([v]) => v !== m.variant);
   const sc = rateScale(m.rate_unit, Math.max(0, ...run.total));
   const f = v => v == null ? null : v / sc.div;
-  const data = [xs, run.total.map(f)], style = [{ label: `total ${m.variant}`, color: palette[0], width: 2 }];
+  const data = [xs], style = [];
+  // Once the run is done, the total's error band over the measured interval.
+  const tb = run.totalBand;
+  if (tb) bandEdges(data, style, `total ${m.variant}`, palette[0], xs.map(() => f(tb.high)), xs.map(() => f(tb.low)));
+  data.push(run.total.map(f));
+  style.push({ label: `total ${m.variant}`, color: palette[0], width: 2 });
   if (run.pps.length <= 8) {
     run.pps.forEach((p, i) => { data.push(p.map(f)); style.push({ label: 'cpu ' + m.cpus[i], color: palette[1 + i % 9] }); });
   } else {
@@ -227,7 +255,7 @@ function drawThroughput() {
   }
   others.forEach(([v, byT], i) => { data.push(run.t.map(t => f(byT.get(t) ?? null))); style.push({ label: `total ${v}`, color: palette[4 + i % 6], dash: dashes[1 + i % 3], width: 2 }); });
   charts.tput.yLabel = sc.unit;
-  charts.tput.setTitle(`throughput (${sc.unit}) over simulated time (${tu.name}): the total, per CPU, and the total of each variant run at this point`);
+  charts.tput.setTitle(`throughput (${sc.unit}) over simulated time (${tu.name}): the total, per CPU, and the total of each variant run at this point` + (tb ? `; shaded, the final total's 90% error band (${bandWidth(run.totalBand.band)})` : ''));
   charts.tput.set(data, style);
 }
 
@@ -250,6 +278,7 @@ function onStarted(m) {
   $('final-label').textContent = 'final:';
   $('final').textContent = '…';
   $('final').dataset.value = '';
+  $('final-band').textContent = '';
   $('final-other').textContent = '';
   for (const k of ['tput', 'states', 'heat', 'wait', 'rcu']) charts[k].name = `${m.scenario}-${m.variant}-${m.axis}${m.x}-${k}`;
   // The explain view belongs to one run: the last one's tables go.
@@ -287,16 +316,20 @@ function onFrame(m) {
   drawLive();
 }
 
-// figure writes a metric as contend run gives it.
-function figure(x) { return `${x.metric} ${num(x.value)} ${x.unit}`; }
+// figure writes a metric as contend run gives it, with its band's width.
+function figure(x) { return `${x.metric} ${num(x.value)} ${x.unit}` + (x.band?.kind ? ` ${bandWidth(x.band)}` : ''); }
 
 function onDone(m) {
   if (run.t.length) {
     const key = pointKey(run.started);
     (totals[key] ??= {})[run.started.variant] = new Map(run.t.map((t, i) => [t, run.total[i]]));
   }
+  run.done = m;
   const [first, ...rest] = m.metrics;
+  const tp = m.metrics.find(x => x.metric === 'throughput'), per = tp && perSecond(tp.unit, run.started.rate_unit);
+  run.totalBand = tp?.band?.kind && per ? { low: tp.band.low * per, high: tp.band.high * per, band: tp.band } : null;
   $('final').textContent = `${num(first.value)} ${first.unit} ${first.metric}`;
+  $('final-band').textContent = bandText(first.band, 'no error band: no published prediction of its kind');
   $('final').dataset.value = String(first.value);
   $('final').dataset.unit = first.unit;
   $('final-other').textContent = rest.map(figure).join(', ');
@@ -367,8 +400,14 @@ function onSweep(m) {
   const refs = m.refs.filter(r => r.metric === m.metric);
   const xs = [...new Set(m.x.concat(refs.map(r => r.x)))].sort((a, b) => a - b);
   const data = [xs], style = [];
+  const at = (i, f) => xs.map(x => { const k = m.x.indexOf(x); return k < 0 ? null : f(i, k); });
+  const bands = m.bands ?? [];
+  const band = (i, k) => bands[i]?.[k]?.kind ? bands[i][k] : null;
   m.variants.forEach((v, i) => {
-    data.push(xs.map(x => { const k = m.x.indexOf(x); return k < 0 ? null : m.values[i][k]; }));
+    if (bands[i]?.some(b => b.kind)) bandEdges(data, style, v, palette[1 + i % 9], at(i, (i, k) => band(i, k)?.high ?? null), at(i, (i, k) => band(i, k)?.low ?? null));
+  });
+  m.variants.forEach((v, i) => {
+    data.push(at(i, (i, k) => m.values[i][k]));
     style.push({ label: `${v} predicted`, color: palette[1 + i % 9], dash: dashes[i % dashes.length], width: 2 });
   });
   m.variants.forEach((v, i) => {
@@ -383,10 +422,12 @@ function onSweep(m) {
   charts.sweep.xWhole = m.axis_counts;
   charts.sweep.yLabel = `${m.metric} (${m.unit})`;
   charts.sweep.name = `${m.scenario}-${m.series}-sweep`;
-  charts.sweep.setTitle(`${m.series}: ${m.metric} (${m.unit}) over ${m.axis}, per variant; lines: predicted; dots: measured, filled where the model was fitted to it (calibrate), hollow where it is predicted (validate)`);
+  charts.sweep.setTitle(`${m.series}: ${m.metric} (${m.unit}) over ${m.axis}, per variant; lines: predicted${style.some(st => st.edge) ? ', shaded in their 90% error band (how far published figures of their kind have lain from the model)' : ''}; dots: measured, filled where the model was fitted to it (calibrate), hollow where it is predicted (validate)`);
   charts.sweep.set(data, style);
-  fillTable($('refs'), ['variant', 'axis', 'x', 'metric', 'unit', 'measured', 'predicted', { key: 'error_pct', head: 'error (%)' }, 'role'], m.refs);
-  fillTable($('changes'), ['variant', 'base', 'x', 'metric', { key: 'measured_pct', head: 'measured (%)' }, { key: 'predicted_pct', head: 'predicted (%)' }], m.changes || []);
+  fillTable($('refs'), ['variant', 'axis', 'x', 'metric', 'unit', 'measured', 'predicted', { key: 'error_pct', head: 'error (%)' }, 'role',
+    { key: 'band', head: 'error band (90%)', value: r => bandText(r.band, r.role === 'calibrate' ? '- (a fit, no prediction)' : 'none: no published prediction of its kind') }], m.refs);
+  fillTable($('changes'), ['variant', 'base', 'x', 'metric', { key: 'measured_pct', head: 'measured (%)' }, { key: 'predicted_pct', head: 'predicted (%)' },
+    { key: 'band', head: 'error band (90%)', value: r => bandText(r.band, 'none: no published change of its kind') }], m.changes || []);
   $('changes').hidden = !(m.changes && m.changes.length);
   $('sweep-status').textContent = `${m.series}: ${m.refs.length} reference points` +
     (m.changes && m.changes.length ? `, ${m.changes.length} changes against ${m.changes[0].base}` : '');

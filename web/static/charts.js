@@ -103,6 +103,12 @@ function widthOf(el) {
   return Math.max(240, Math.floor(el.clientWidth || el.parentElement?.clientWidth || 540));
 }
 
+// shade is a colour of the palette ('#rrggbb') at opacity a, for a band.
+export function shade(color, a) {
+  const n = parseInt(color.slice(1), 16);
+  return `rgba(${n >> 16},${(n >> 8) & 255},${n & 255},${a})`;
+}
+
 // LineChart is a uPlot chart whose series are set with their data. Its
 // legend shows the values under the cursor, and the last values when the
 // cursor is elsewhere.
@@ -118,11 +124,15 @@ export class LineChart {
   setTitle(t) { this.titleEl.textContent = t; }
   // set draws data = [xs, ys...]; style[i] says how series i is drawn:
   // {label, color, dash, width, points: 'filled'|'hollow' (measured
-  // values as dots only)}.
+  // values as dots only), band: fill (the high edge of a band, whose low
+  // edge is the next series: the region between is filled)}. A band's
+  // edges come before the lines they are the band of, so that the fill
+  // goes under them; where an edge is null there is no band.
   set(data, style) {
     this.data = data;
     this.style = style;
     const key = JSON.stringify([style, this.xLabel, this.yLabel, this.yFromZero, this.xWhole]);
+    const bands = style.flatMap((s, i) => s.band ? [{ series: [i + 1, i + 2], fill: s.band }] : []);
     if (!this.u || key !== this.key) {
       this.key = key;
       this.u?.destroy();
@@ -138,7 +148,7 @@ export class LineChart {
         xAxis.values = (u, ticks) => ticks.map(v => num(v));
       }
       this.u = new uPlot({
-        width: widthOf(this.body), height: this.height, series,
+        width: widthOf(this.body), height: this.height, series, bands,
         scales: { x: { time: false }, y: this.yFromZero ? { range: (u, lo, hi) => [0, hi > 0 ? uPlot.rangeNum(0, hi, 0.1, true)[1] : 1] } : {} },
         axes: [xAxis, { label: this.yLabel, size: 70, labelSize: 22, values: (u, ticks) => ticks.map(v => num(v)) }],
         legend: { live: true },
