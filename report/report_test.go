@@ -66,7 +66,7 @@ func TestRenderTablesText(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(buf.String(), "\n")
-	want := [][]string{{"s", "(profile", "p):", "throughput,", "Mpps"}, {"cores", "before", "after", "after", "Δ%"},
+	want := [][]string{{"s", "(profile", "p):", "throughput,", "Mpps"}, {"cores", "before", "after", "after", "Δ%", "vs", "before"},
 		{"1", "10.00", "15.00", "+50"}, {"2", "0", "1.00", "-"},
 		{"cores=2", "before:", "no", "packet", "completed"}, {"no", "published", "throughput", "for", "after:", "predictions", "only"}, {}}
 	if len(lines) != len(want) {
@@ -89,5 +89,19 @@ func TestRenderTablesText(t *testing.T) {
 	}
 	if lines := strings.Split(strings.TrimSpace(buf.String()), "\n"); len(lines) != 5 || lines[3] != "s,p,before,cores,2,throughput,Mpps,0,no packet completed" {
 		t.Errorf("csv:\n%s", buf.String())
+	}
+}
+
+// A percentage's change is in points: a utilisation from 0.8% to 99.5% is
+// +98.7 points, not +12,000%.
+func TestRenderTablesPercentChangesInPoints(t *testing.T) {
+	tb := sweep.Table{Series: "s", Profile: "p", Metric: "cpu_util", Unit: "%", Axis: "filters",
+		Variants: []string{"sync", "deferred"}, X: []float64{200}, Values: [][]float64{{0.8, 99.5}}}
+	var buf bytes.Buffer
+	if err := RenderTables(&buf, "text", []sweep.Table{tb}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if out := buf.String(); !strings.Contains(out, "deferred Δpt vs sync") || !strings.Contains(out, "+98.7") {
+		t.Errorf("a percentage's change:\n%s\nwant a Δpt column of +98.7", out)
 	}
 }

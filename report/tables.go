@@ -74,8 +74,16 @@ func writeTable(buf *bytes.Buffer, t sweep.Table) {
 	for _, v := range t.Variants {
 		fmt.Fprintf(tw, "%s\t", v)
 	}
+	// A change is against the first variant, named in its header; a
+	// figure that is itself a percentage (a CPU's utilisation) changes by
+	// points, not by a percentage of a small base.
+	points := t.Unit == "%"
 	for _, v := range t.Variants[min(1, len(t.Variants)):] {
-		fmt.Fprintf(tw, "%s Δ%%\t", v)
+		if points {
+			fmt.Fprintf(tw, "%s Δpt vs %s\t", v, t.Variants[0])
+		} else {
+			fmt.Fprintf(tw, "%s Δ%% vs %s\t", v, t.Variants[0])
+		}
 	}
 	fmt.Fprintln(tw)
 	for i, x := range t.X {
@@ -85,11 +93,14 @@ func writeTable(buf *bytes.Buffer, t sweep.Table) {
 		}
 		for _, v := range t.Values[i][min(1, len(t.Values[i])):] {
 			base := t.Values[i][0]
-			if base == 0 {
+			switch {
+			case points:
+				fmt.Fprintf(tw, "%s\t", Signed(v-base, 1))
+			case base == 0:
 				fmt.Fprint(tw, "-\t")
-				continue
+			default:
+				fmt.Fprintf(tw, "%s\t", Signed(100*(v-base)/base, 0))
 			}
-			fmt.Fprintf(tw, "%s\t", Signed(100*(v-base)/base, 0))
 		}
 		fmt.Fprintln(tw)
 	}
