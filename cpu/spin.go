@@ -174,15 +174,19 @@ func (c *Core) look(at sim.Time) {
 // the order the line lists its watchers: those are sorted once, when the
 // queue is next looked at, and merged with what is left, rather than
 // pushed into a heap one by one. What is queued while they are served
-// goes into a heap (pushNear).
+// goes into a heap (pushNear), or, if it comes before everything queued
+// (a spinner that looks, finds its copy gone and reads again at once), into
+// the one slot front, to be served next without the heap's work.
 type rereadQueue struct {
-	sorted []reread // in order from head on
-	head   int
-	in     []reread // queued since sorted was made, in any order
-	spare  []reread // the next sorted, made by merging
-	near   []reread // queued while serving: a binary heap
-	seq    uint64
-	sorter sim.Sorter[reread]
+	sorted   []reread // in order from head on
+	head     int
+	in       []reread // queued since sorted was made, in any order
+	spare    []reread // the next sorted, made by merging
+	near     []reread // queued while serving: a binary heap
+	front    reread   // queued while serving, before the heads of sorted and near, if hasFront
+	hasFront bool
+	seq      uint64
+	sorter   sim.Sorter[reread]
 }
 
 type reread struct {
@@ -211,6 +215,15 @@ func (q *rereadQueue) push(at sim.Time, c *Core, look bool) {
 func (q *rereadQueue) pushNear(at sim.Time, c *Core, look bool) {
 	q.seq++
 	it := reread{at: at, seq: q.seq, c: c, look: look}
+	switch {
+	case q.hasFront:
+		if it.before(&q.front) {
+			it, q.front = q.front, it
+		}
+	case (q.head == len(q.sorted) || it.before(&q.sorted[q.head])) && (len(q.near) == 0 || it.before(&q.near[0])):
+		q.front, q.hasFront = it, true
+		return
+	}
 	h := append(q.near, it)
 	j := len(h) - 1
 	for j > 0 {
@@ -258,7 +271,7 @@ func (a *reread) before(b *reread) bool { return a.at < b.at || a.at == b.at && 
 
 // empty reports whether no read is queued.
 func (q *rereadQueue) empty() bool {
-	return len(q.in) == 0 && q.head == len(q.sorted) && len(q.near) == 0
+	return len(q.in) == 0 && q.head == len(q.sorted) && len(q.near) == 0 && !q.hasFront
 }
 
 // first returns the earliest queued read, or nil if none is queued.
@@ -272,6 +285,8 @@ func (q *rereadQueue) first() *reread {
 	}
 	a, b := q.head < len(q.sorted), len(q.near) > 0
 	switch {
+	case q.hasFront && (!a || q.front.before(&q.sorted[q.head])) && (!b || q.front.before(&q.near[0])):
+		return &q.front
 	case a && (!b || q.sorted[q.head].before(&q.near[0])):
 		return &q.sorted[q.head]
 	case b:
@@ -282,6 +297,10 @@ func (q *rereadQueue) first() *reread {
 
 // pop removes it, the read first returned.
 func (q *rereadQueue) pop(it *reread) {
+	if it == &q.front {
+		q.front, q.hasFront = reread{}, false
+		return
+	}
 	if len(q.near) > 0 && it == &q.near[0] {
 		q.popNear()
 		return
