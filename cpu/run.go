@@ -87,7 +87,7 @@ func (c *Core) run(now sim.Time) (inline int) {
 		}
 		switch {
 		case at >= limit:
-		case then == thenLocal, then == thenReadOnly && code[pc+1].line.Holds(c.ID):
+		case then == thenLocal, then == thenReadOnly && c.localize(pc+1):
 			pc++
 			ahead, t = true, at
 			continue
@@ -142,7 +142,7 @@ func (c *Core) aheadLimit(from sim.Time) sim.Time {
 // without an event (see AheadDriver). The driver sees the core as
 // ProgramDone does, wrapped round to its first step.
 func (c *Core) endAhead(pc int, at sim.Time) (ended, again bool) {
-	if first := &c.code[0]; c.runOn == nil || !first.local && !(first.readOnly && first.line.Holds(c.ID)) {
+	if c.runOn == nil || !c.code[0].local && !c.localize(0) {
 		return false, false
 	}
 	c.Completed++
@@ -152,6 +152,23 @@ func (c *Core) endAhead(pc int, at sim.Time) (ended, again bool) {
 		c.pc = pc
 	}
 	return ended, again
+}
+
+// localize reports whether the step at i is a load of a read-only line
+// the core holds. The core keeps that copy for the run, since nothing
+// takes a copy of a line no one writes (cacheline.Line.MarkReadOnly): from
+// then on the step is decoded as one that touches nothing another core
+// sees, and the line is not asked again.
+func (c *Core) localize(i int) bool {
+	o := &c.code[i]
+	if !o.readOnly || !o.line.Holds(c.ID) {
+		return false
+	}
+	o.local = true
+	if i > 0 {
+		c.code[i-1].then = thenLocal
+	}
+	return true
 }
 
 // idleFrom leaves the core idle from t: its driver has no program for it.

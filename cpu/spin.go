@@ -1,7 +1,7 @@
 package cpu
 
 import (
-	"cmp"
+	"slices"
 
 	"contend/cacheline"
 	"contend/sim"
@@ -121,7 +121,7 @@ func (m *Machine) serveRereads(sim.Time) {
 		if it == nil || it.at >= m.eng.NextAt() || it.at > m.eng.Horizon() {
 			break
 		}
-		at, c, look := it.at, it.c, it.look
+		at, c, look := it.at, m.cores[it.core], it.look
 		q.pop(it)
 		n++
 		if !c.waiting || c.spin.line == nil {
@@ -174,34 +174,33 @@ func (c *Core) look(at sim.Time) {
 // the order the line lists its watchers: those are sorted once, when the
 // queue is next looked at, and merged with what is left, rather than
 // pushed into a heap one by one. What is queued while they are served
-// goes into a heap (pushNear).
+// goes into a heap (pushNear), or, if it comes before everything queued
+// (a spinner that looks, finds its copy gone and reads again at once), into
+// the one slot front, to be served next without the heap's work.
 type rereadQueue struct {
-	sorted []reread // in order from head on
-	head   int
-	in     []reread // queued since sorted was made, in any order
-	spare  []reread // the next sorted, made by merging
-	near   []reread // queued while serving: a binary heap
-	seq    uint64
-	sorter sim.Sorter[reread]
+	sorted   []reread // in order from head on
+	head     int
+	in       []reread // queued since sorted was made, in any order
+	spare    []reread // the next sorted, made by merging
+	near     []reread // queued while serving: a binary heap
+	front    reread   // queued while serving, before the heads of sorted and near, if hasFront
+	hasFront bool
+	seq      uint64
+	sorter   sim.Sorter[reread]
 }
 
+// reread names its core by number, not by pointer: a queue of values
+// without pointers moves them without write barriers and is not scanned.
 type reread struct {
 	at   sim.Time
 	seq  uint64
-	c    *Core
+	core int32
 	look bool // not a read: a look at what the latest read found
-}
-
-func compareRereads(a, b reread) int {
-	if a.at != b.at {
-		return cmp.Compare(a.at, b.at)
-	}
-	return cmp.Compare(a.seq, b.seq)
 }
 
 func (q *rereadQueue) push(at sim.Time, c *Core, look bool) {
 	q.seq++
-	q.in = append(q.in, reread{at: at, seq: q.seq, c: c, look: look})
+	q.in = append(q.in, reread{at: at, seq: q.seq, core: int32(c.ID), look: look})
 }
 
 // pushNear queues a read while the queue is being served, into a binary
@@ -210,7 +209,16 @@ func (q *rereadQueue) push(at sim.Time, c *Core, look bool) {
 // the sorted run would cost the whole run every time.
 func (q *rereadQueue) pushNear(at sim.Time, c *Core, look bool) {
 	q.seq++
-	it := reread{at: at, seq: q.seq, c: c, look: look}
+	it := reread{at: at, seq: q.seq, core: int32(c.ID), look: look}
+	switch {
+	case q.hasFront:
+		if it.before(&q.front) {
+			it, q.front = q.front, it
+		}
+	case (q.head == len(q.sorted) || it.before(&q.sorted[q.head])) && (len(q.near) == 0 || it.before(&q.near[0])):
+		q.front, q.hasFront = it, true
+		return
+	}
 	h := append(q.near, it)
 	j := len(h) - 1
 	for j > 0 {
@@ -230,7 +238,6 @@ func (q *rereadQueue) popNear() {
 	h := q.near
 	n := len(h) - 1
 	last := h[n]
-	h[n] = reread{}
 	h = h[:n]
 	q.near = h
 	if n == 0 {
@@ -258,7 +265,7 @@ func (a *reread) before(b *reread) bool { return a.at < b.at || a.at == b.at && 
 
 // empty reports whether no read is queued.
 func (q *rereadQueue) empty() bool {
-	return len(q.in) == 0 && q.head == len(q.sorted) && len(q.near) == 0
+	return len(q.in) == 0 && q.head == len(q.sorted) && len(q.near) == 0 && !q.hasFront
 }
 
 // first returns the earliest queued read, or nil if none is queued.
@@ -267,11 +274,12 @@ func (q *rereadQueue) first() *reread {
 		q.in = q.sorter.Sort(q.in)
 		q.spare = mergeRereads(q.spare[:0], q.sorted[q.head:], q.in)
 		q.sorted, q.spare, q.head = q.spare, q.sorted, 0
-		clear(q.in)
 		q.in = q.in[:0]
 	}
 	a, b := q.head < len(q.sorted), len(q.near) > 0
 	switch {
+	case q.hasFront && (!a || q.front.before(&q.sorted[q.head])) && (!b || q.front.before(&q.near[0])):
+		return &q.front
 	case a && (!b || q.sorted[q.head].before(&q.near[0])):
 		return &q.sorted[q.head]
 	case b:
@@ -282,24 +290,36 @@ func (q *rereadQueue) first() *reread {
 
 // pop removes it, the read first returned.
 func (q *rereadQueue) pop(it *reread) {
+	if it == &q.front {
+		q.hasFront = false
+		return
+	}
 	if len(q.near) > 0 && it == &q.near[0] {
 		q.popNear()
 		return
 	}
-	q.sorted[q.head] = reread{}
 	if q.head++; q.head == len(q.sorted) {
 		q.sorted, q.head = q.sorted[:0], 0
 	}
 }
 
-// mergeRereads appends the sorted a and b to out, in order.
+// mergeRereads appends the sorted a and b to out, in order, a's first
+// among equal reads (there are none: each has its own seq).
 func mergeRereads(out, a, b []reread) []reread {
-	for len(a) > 0 && len(b) > 0 {
-		if compareRereads(a[0], b[0]) <= 0 {
-			out, a = append(out, a[0]), a[1:]
+	n := len(out)
+	out = slices.Grow(out, len(a)+len(b))[:n+len(a)+len(b)]
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		if b[j].before(&a[i]) {
+			out[n] = b[j]
+			j++
 		} else {
-			out, b = append(out, b[0]), b[1:]
+			out[n] = a[i]
+			i++
 		}
+		n++
 	}
-	return append(append(out, a...), b...)
+	n += copy(out[n:], a[i:])
+	copy(out[n:], b[j:])
+	return out
 }

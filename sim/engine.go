@@ -59,6 +59,11 @@ type Engine struct {
 	// sinking it from the root once costs less than removing it and pushing
 	// it again. Nil when Step has taken it off.
 	firing *Event
+	// next is what NextAt returns while nextKnown: a model that serves
+	// many things before the next event asks for it again and again, and
+	// only a change to the queue changes it.
+	next      Time
+	nextKnown bool
 }
 
 // NewEngine returns an engine at time zero.
@@ -88,6 +93,13 @@ func (e *Engine) Pending() int {
 // must come before every other event up to then within the event it fires.
 // Cost: O(1).
 func (e *Engine) NextAt() Time {
+	if !e.nextKnown {
+		e.next, e.nextKnown = e.nextAt(), true
+	}
+	return e.next
+}
+
+func (e *Engine) nextAt() Time {
 	h := e.heap
 	if e.firing == nil {
 		if len(h) == 0 {
@@ -114,6 +126,7 @@ func (e *Engine) Schedule(ev *Event, at Time) {
 		panicNoAction()
 	}
 	e.seq++
+	e.nextKnown = false
 	ev.at = at
 	if ev.id == 0 || int(ev.id) > len(e.events) || e.events[ev.id-1] != ev {
 		// First scheduled on this engine: give it an id here.
@@ -157,6 +170,7 @@ func (e *Engine) Unschedule(ev *Event) bool {
 	if !ev.queued {
 		return false
 	}
+	e.nextKnown = false
 	i := ev.index
 	h := e.heap
 	n := len(h) - 1
@@ -182,7 +196,7 @@ func (e *Engine) Step() bool {
 	}
 	ev := e.event(e.heap[0])
 	ev.queued, ev.index = false, -1
-	e.firing = ev
+	e.firing, e.nextKnown = ev, false
 	e.now = ev.at
 	e.fired++
 	ev.Action.Fire(ev.at)
@@ -410,6 +424,7 @@ func (e *Engine) down(i int, s slot) int {
 // it came from the bottom, so it seldom rises far, and the way down needs no
 // comparisons with it.
 func (e *Engine) removeRoot() {
+	e.nextKnown = false
 	h := e.heap
 	n := len(h) - 1
 	s := h[n]
