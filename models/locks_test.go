@@ -111,12 +111,13 @@ func guarded(w *models.World, lock, unlock cpu.Step, mon *csMonitor, outside, in
 
 // Mutual exclusion, progress and FIFO order over random seeds, core counts,
 // lock kinds, step lengths and jitter. The ticket lock serves in the order
-// of its fetch-adds and the mutex hands over to its first sleeper, so both
-// are FIFO; MCS queues at its tail exchange, a step after the probe, and
+// of its fetch-adds, so it is FIFO; the mutex is not (an optimistic spinner
+// or a newcomer's fast path takes it before an earlier arrival, as in the
+// kernel); MCS queues at its tail exchange, a step after the probe, and
 // test-and-set is unfair by design.
 //
 // Progress is asserted for every CPU, except for test-and-set and
-// test-and-test-and-set, unfair by design: whoever's exchange reaches the
+// test-and-test-and-set, unfair by design (and a mutex without jitter): whoever's exchange reaches the
 // line first wins, and where the waiters fall into a fixed rhythm with the
 // holder's (no jitter, or no spin-loop pause to spread their wake-ups) the
 // same CPU can lose every race for the whole run.
@@ -137,7 +138,9 @@ func TestLockProperties(t *testing.T) {
 			t.Errorf("%+v: mutual exclusion: %v", tc, mon.err)
 			return false
 		}
-		rhythm := tc.Lock == "test-and-set" || tc.Lock == "test-and-test-and-set"
+		// A mutex's optimistic spinner races the releaser's next fast
+		// path the same way, and without jitter can lose every race.
+		rhythm := tc.Lock == "test-and-set" || tc.Lock == "test-and-test-and-set" || tc.Lock == "mutex" && tc.Jitter == cpu.NoJitter
 		for _, c := range res.Cores {
 			if c.Packets == 0 && !rhythm {
 				t.Errorf("%+v: cpu %d completed no packet in %v s: no progress", tc, c.CPU, res.Seconds)
@@ -148,7 +151,7 @@ func TestLockProperties(t *testing.T) {
 			t.Errorf("%+v: only %d acquisitions, %d packets measured", tc, len(mon.acquires), res.Packets)
 			return false
 		}
-		if tc.Lock == "ticket" || tc.Lock == "mutex" {
+		if tc.Lock == "ticket" {
 			// Every acquisition follows its arrival, so acquires is at
 			// most as long as arrivals; FIFO means it is a prefix of it.
 			if i := mismatch(mon.acquires, mon.arrivals); i >= 0 {

@@ -8,25 +8,24 @@ import (
 	"contend/sim"
 )
 
-// The sleeping mutex, kernel/locking/mutex.c reduced to its wait list:
-// mutex_lock() is an atomic on the owner word (__mutex_trylock_fast's
-// cmpxchg); a task that finds it owned goes on the wait list in order and
-// sleeps (__mutex_lock_slowpath without optimistic spinning on the owner);
-// mutex_unlock() hands the mutex to the first waiter (as with
-// MUTEX_FLAG_HANDOFF), which runs again after the profile's wake-up
-// latency.
+// The sleeping mutex, kernel/locking/mutex.c: mutex_lock() is a cmpxchg of
+// the owner word (__mutex_trylock_fast); a task that finds it owned by a
+// running task spins on the owner through the mutex's OSQ
+// (mutex_optimistic_spin, CONFIG_MUTEX_SPIN_ON_OWNER, on by default on
+// SMP), taking it with a cmpxchg once it is free; one that finds waiters
+// queued goes on the wait list in order and sleeps; mutex_unlock() is an
+// atomic on the owner word that hands the mutex to the first waiter (as
+// with MUTEX_FLAG_HANDOFF), which runs again after the profile's wake-up
+// latency. That is the writer side of rwsem.go, where the owner is a word
+// of its own: a mutex here is a writer-only rw_semaphore whose owner is
+// the word its cmpxchg writes. Before optimistic spinning was modelled a
+// contended mutex_lock always slept, a wake-up (5 µs) where the kernel
+// spins for a hand-over.
 
-// Mutex is a sleeping mutex: a waiter blocks off-CPU and is woken by the
-// unlock, paying the profile's wake-up latency.
+// Mutex is a sleeping mutex with optimistic spinning on a running owner.
 type Mutex struct {
-	w       *World
-	Name    string
-	Line    *cacheline.Line
-	Label   cpu.Label
-	holder  int
-	waiters []*cpu.Core
-	held    [1]int // holders' answer, reused
-	Stats   LockStats
+	Name string
+	sem  *RWSem
 }
 
 // NewMutex adds a mutex whose word is the line called name.
@@ -41,48 +40,30 @@ func (w *World) NewMutex(name, label string) (*Mutex, error) {
 // NewMutexOn adds a mutex whose owner word lives on line, beside the data
 // it protects (struct mutex inside the structure it guards).
 func (w *World) NewMutexOn(line *cacheline.Line, name, label string) *Mutex {
-	m := &Mutex{w: w, Name: name, Line: line, Label: w.M.Label(label), holder: -1}
-	w.locks = append(w.locks, m)
-	return m
+	s := w.NewRWSemOn(line, name, label, label)
+	s.kind, s.ownerInWord = "mutex", true
+	return &Mutex{Name: name, sem: s}
 }
 
-func (m *Mutex) name() string { return m.Name }
-
-func (m *Mutex) holders() []int {
-	if m.holder < 0 {
-		return nil
-	}
-	m.held[0] = m.holder
-	return m.held[:]
-}
+// Stats counts what happened to the mutex in the measured interval.
+func (m *Mutex) Stats() RWSemStats { return m.sem.Stats }
 
 // MutexLockStep is mutex_lock().
 type MutexLockStep struct{ M *Mutex }
 
 // Exec implements cpu.Step.
 func (s *MutexLockStep) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
-	m, w := s.M, s.M.w
-	if m.holder == c.ID {
-		c.Fail(fmt.Sprintf("deadlock: mutex_lock(%s) while this task already holds it", m.Name))
-		return cpu.Block, 0
+	sem := s.M.sem
+	if sem.phase[c.ID] == rwsemOutside {
+		if sem.writer == c.ID {
+			c.Fail(fmt.Sprintf("deadlock: mutex_lock(%s) while this task already holds it", s.M.Name))
+			return cpu.Block, 0
+		}
+		if !sem.w.mayBlock(c, "mutex_lock("+s.M.Name+")") {
+			return cpu.Block, 0
+		}
 	}
-	if !w.mayBlock(c, "mutex_lock("+m.Name+")") {
-		return cpu.Block, 0
-	}
-	done := c.Access(m.Label, m.Line, cacheline.RMW)
-	m.Stats.Acquisitions++
-	if m.holder < 0 {
-		m.holder = c.ID
-		w.percpu[c.ID].mutexHeld++
-		return cpu.Next, done
-	}
-	if !w.wait(c, m) {
-		return cpu.Block, 0
-	}
-	m.Stats.Contended++
-	m.waiters = append(m.waiters, c)
-	w.sleep(c, done, m.Label)
-	return cpu.Block, 0
+	return (&DownWriteStep{S: sem}).Exec(c)
 }
 
 // MutexUnlockStep is mutex_unlock().
@@ -90,21 +71,9 @@ type MutexUnlockStep struct{ M *Mutex }
 
 // Exec implements cpu.Step.
 func (s *MutexUnlockStep) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
-	m, w := s.M, s.M.w
-	if m.holder != c.ID {
-		c.Fail(fmt.Sprintf("mutex_unlock(%s) by a task that does not hold it; pair every unlock with a lock", m.Name))
+	if s.M.sem.writer != c.ID {
+		c.Fail(fmt.Sprintf("mutex_unlock(%s) by a task that does not hold it; pair every unlock with a lock", s.M.Name))
 		return cpu.Block, 0
 	}
-	done := c.Access(m.Label, m.Line, cacheline.RMW)
-	w.percpu[c.ID].mutexHeld--
-	m.holder = -1
-	if len(m.waiters) > 0 {
-		next := m.waiters[0]
-		m.waiters = m.waiters[1:]
-		m.holder = next.ID
-		w.percpu[next.ID].mutexHeld++
-		w.percpu[next.ID].waitFor = nil
-		next.Wake(done+w.M.Profile().Wakeup, cpu.Next)
-	}
-	return cpu.Next, done
+	return (&UpWriteStep{S: s.M.sem}).Exec(c)
 }

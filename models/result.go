@@ -314,10 +314,8 @@ func lockResult(l locker) LockResult {
 		return LockResult{Name: l.Name, Kind: l.Kind.String(), Acquisitions: l.Stats.Acquisitions, Contended: l.Stats.Contended, Retries: l.Stats.Retries}
 	case *RWLock:
 		return LockResult{Name: l.Name, Kind: "rwlock", Acquisitions: l.Stats.Acquisitions, Contended: l.Stats.Contended}
-	case *Mutex:
-		return LockResult{Name: l.Name, Kind: "mutex", Acquisitions: l.Stats.Acquisitions, Contended: l.Stats.Contended}
 	case *RWSem:
-		return LockResult{Name: l.Name, Kind: "rw_semaphore", Acquisitions: l.Stats.Acquisitions, Contended: l.Stats.Contended}
+		return LockResult{Name: l.Name, Kind: l.kind, Acquisitions: l.Stats.Acquisitions, Contended: l.Stats.Contended}
 	case *PercpuRWSem:
 		return LockResult{Name: l.Name, Kind: "percpu_rw_semaphore", Acquisitions: l.Stats.FastReads + l.Stats.SlowReads + l.Stats.Writes, Contended: l.Stats.Slept}
 	}

@@ -79,7 +79,13 @@ type RWSem struct {
 	held    []int
 	osq     *Spinlock // sem->osq, on Line
 	inOSQ   []bool    // by CPU: holds the OSQ
-	Stats   RWSemStats
+	// kind is how results name it: "rw_semaphore", or "mutex" for a
+	// Mutex's writer-only rwsem, whose owner is the word its cmpxchg
+	// writes (ownerInWord: no owner store after it, none before the
+	// unlock's atomic).
+	kind        string
+	ownerInWord bool
+	Stats       RWSemStats
 }
 
 type rwsemWaiter struct {
@@ -99,7 +105,7 @@ type RWSemStats struct {
 func (w *World) NewRWSemOn(line *cacheline.Line, name, read, write string) *RWSem {
 	n := w.M.NumCPUs()
 	s := &RWSem{w: w, Name: name, Line: line, Read: w.M.Label(read), Write: w.M.Label(write),
-		writer: -1, readers: make([]int, n), phase: make([]rwsemPhase, n), inOSQ: make([]bool, n)}
+		writer: -1, readers: make([]int, n), phase: make([]rwsemPhase, n), inOSQ: make([]bool, n), kind: "rw_semaphore"}
 	w.locks = append(w.locks, s)
 	s.osq = w.NewSpinlockOn(line, name+"/osq", MCS, "osq_lock", "osq_unlock")
 	return s
@@ -272,8 +278,7 @@ func (st *DownWriteStep) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
 			s.Stats.Spun++
 		}
 		s.take(c, true)
-		s.phase[id] = rwsemOwnerStore
-		return cpu.Again, done
+		return s.taken(c, done)
 	}
 	if s.writer >= 0 && len(s.waiters) == 0 { // a writer owns it and runs: spin on the owner
 		if !s.w.wait(c, s) {
@@ -283,6 +288,23 @@ func (st *DownWriteStep) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
 		return cpu.Again, done
 	}
 	return s.queue(c, true, label)
+}
+
+// taken finishes a writer's cmpxchg that won at done: the owner store
+// next (rwsem_set_owner), unless the owner is the word the cmpxchg wrote (a
+// mutex); then the OSQ, if held, is let go.
+func (s *RWSem) taken(c *cpu.Core, done sim.Time) (cpu.Outcome, sim.Time) {
+	id := c.ID
+	switch {
+	case !s.ownerInWord:
+		s.phase[id] = rwsemOwnerStore
+	case s.inOSQ[id]:
+		s.phase[id] = rwsemOSQUnlock
+	default:
+		s.phase[id] = rwsemOutside
+		return cpu.Next, done
+	}
+	return cpu.Again, done
 }
 
 // optimisticSpin is rwsem_optimistic_spin's OSQ: taking it, the head's
@@ -307,8 +329,7 @@ func (s *RWSem) optimisticSpin(c *cpu.Core) (cpu.Outcome, sim.Time) {
 		case s.writer < 0 && s.nread == 0 && len(s.waiters) == 0:
 			s.Stats.Spun++
 			s.take(c, true)
-			s.phase[id] = rwsemOwnerStore
-			return cpu.Again, done
+			return s.taken(c, done)
 		case s.writer >= 0 && len(s.waiters) == 0: // another writer got there first
 			s.phase[id] = rwsemSpinning
 			return spinOn(c, s.Line, done, s.Write)
@@ -336,8 +357,13 @@ func (s *RWSem) optimisticSpin(c *cpu.Core) (cpu.Outcome, sim.Time) {
 type UpWriteStep struct{ S *RWSem }
 
 // StoreLine implements cpu.Storer: up_write begins with rwsem_clear_owner's
-// store.
-func (st *UpWriteStep) StoreLine() *cacheline.Line { return st.S.Line }
+// store (a mutex_unlock with its atomic).
+func (st *UpWriteStep) StoreLine() *cacheline.Line {
+	if st.S.ownerInWord {
+		return nil
+	}
+	return st.S.Line
+}
 
 // Exec implements cpu.Step.
 func (st *UpWriteStep) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
@@ -346,7 +372,9 @@ func (st *UpWriteStep) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
 		c.Fail(fmt.Sprintf("up_write(%s) by a task that does not hold it for writing; pair every up_write with a down_write", s.Name))
 		return cpu.Block, 0
 	}
-	c.Access(s.Write, s.Line, cacheline.Store) // rwsem_clear_owner
+	if !s.ownerInWord {
+		c.Access(s.Write, s.Line, cacheline.Store) // rwsem_clear_owner
+	}
 	done := c.Access(s.Write, s.Line, cacheline.RMW)
 	s.writer = -1
 	s.w.percpu[id].mutexHeld--

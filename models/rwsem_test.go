@@ -104,3 +104,30 @@ func TestRWSemWritersQueueInOSQ(t *testing.T) {
 		t.Errorf("the rwsem's line moves %.2f times an acquisition at 16 writers, %.2f at 4: the spinners do not queue", sixteen, four)
 	}
 }
+
+// A mutex whose owner runs is spun on, not slept on: with a 100 ns section
+// on four CPUs none sleeps, and a hand-over costs transfers, far from the
+// profile's 5 µs wake-up that every contended acquisition paid when a
+// mutex only slept.
+func TestMutexSpinsOnARunningOwner(t *testing.T) {
+	w := newWorld(t, testProfile(cpu.UniformJitter), 1, models.DefaultKernel())
+	m, err := w.NewMutex("m", "mutex_lock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mon := &rwMonitor{writer: -1}
+	res := flood(t, w, &cpu.Program{Name: "m", Steps: []cpu.Step{
+		&models.MutexLockStep{M: m}, probe(mon.writeIn), compute(w, "cs", 100*sim.Nanosecond), probe(mon.writeOut), &models.MutexUnlockStep{M: m},
+		compute(w, "work", 100*sim.Nanosecond),
+	}}, 4, 0, 100*sim.Microsecond)
+	if mon.err != nil {
+		t.Fatal(mon.err)
+	}
+	st := m.Stats()
+	if st.Slept != 0 || st.Spun == 0 {
+		t.Errorf("%+v: a running owner's waiters spin, none sleeps", st)
+	}
+	if perOp := 1e9 / res.PPS; perOp > 1000 {
+		t.Errorf("%.0f ns an acquisition on 4 CPUs; a hand-over is transfers (the section is 100 ns), not a wake-up", perOp)
+	}
+}

@@ -321,8 +321,6 @@ func resetLockStats(l locker) {
 		l.Stats = LockStats{}
 	case *RWLock:
 		l.Stats = LockStats{}
-	case *Mutex:
-		l.Stats = LockStats{}
 	case *RWSem:
 		l.Stats = RWSemStats{}
 	case *PercpuRWSem:

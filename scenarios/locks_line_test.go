@@ -9,10 +9,13 @@ import (
 
 // Every lock kind's word can share the line of the data it protects: the
 // lock's traffic is then the data line's, and no line of its own moves.
-// Two CPUs move no more lines per packet than with the lock apart; fewer
-// where nobody re-reads the line while the holder writes the data (a
-// mutex's sleeper, a qspinlock's queued waiter), the same where a waiting
-// writer spins on it (a rwlock's: its re-read takes the data line back).
+// Two CPUs move fewer lines per packet than with the lock apart where
+// nobody re-reads the line while the holder writes the data (a qspinlock's
+// queued waiter), no more where a waiting writer spins on it (a rwlock's:
+// its re-read takes the data line back), and more, up to one a packet, for
+// a mutex: its spinner reads the owner word again at each of the holder's
+// stores to the data beside it (struct mutex beside hot data is false
+// sharing).
 func TestEveryLockOnDataLine(t *testing.T) {
 	for _, tc := range []struct{ kind, lock, unlock string }{
 		{"rwlock", "write_lock", "write_unlock"},
@@ -40,7 +43,11 @@ func TestEveryLockOnDataLine(t *testing.T) {
 			}
 			apart, _ := run(src)
 			together, own := run(edit(t, src, "name = \"qlock\"\nkind = \""+tc.kind+"\"", "name = \"qlock\"\nkind = \""+tc.kind+"\"\nline = \"stats\""))
-			if own || together > apart+0.05 || tc.kind != "rwlock" && together > apart-0.5 {
+			bad := together > apart+0.05 || tc.kind == "qspinlock" && together > apart-0.5
+			if tc.kind == "mutex" {
+				bad = together < apart+0.5 || together > apart+1.05
+			}
+			if own || bad {
 				t.Errorf("%s beside its data: %.2f transfers a packet (a line of its own: %v); on its own line %.2f", tc.kind, together, own, apart)
 			}
 		})
