@@ -12,5 +12,5 @@
 // It is a module of its own so that chromedp never enters contend's go.mod.
 // Without a Chromium on the machine the test skips and says why; .ci/run
 // installs Debian's chromium. Screenshots are written to $ARTIFACTS (or the
-// test's temporary folder); -update copies them into web/screenshots for the README.
+// test's temporary folder); -update copies them into web/screenshots for docs/cli.md.
 package browsertests

@@ -21,7 +21,7 @@ import (
 	"contend/web"
 )
 
-var update = flag.Bool("update", false, "copy the screenshots into web/screenshots for the README")
+var update = flag.Bool("update", false, "copy the screenshots into web/screenshots for docs/cli.md")
 
 // chromium finds a Chromium or Chrome to drive, or says why there is none.
 func chromium(t *testing.T) string {

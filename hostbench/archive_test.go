@@ -59,7 +59,7 @@ const maxAlone = 30
 // a run whose machine moved while it was measured (an unsteady ping-pong,
 // or one that drifted more than 25%) is refitted but not judged, nor is a
 // loop whose own samples or preceding ping-pong show that it moved. The
-// README's host section gives the table.
+// "Every machine measured" in docs/calibration.md gives the table.
 //
 // The uncontended lock loops (x1) are judged on steady runs when their own
 // samples are: within maxAlone.

@@ -51,7 +51,7 @@ var shapes = map[string]func(t *testing.T, rows []scenarios.Row){
 // outsideSeeds are the series of the published cases in validation.csv and
 // scaling-corpus.csv, outside the seeds: measurements to validate against,
 // never to fit to.
-// Their validate errors are what contend validate and the README report,
+// Their validate errors are what contend validate and docs/accuracy.md report,
 // not held to a tolerance; their calibrate points and their direction are.
 var outsideSeeds = map[string]bool{"same-node": true, "different-nodes": true, "e5540-udp": true, "kfree-bulk": true,
 	"x5550-same-cpu": true, "x5550-on-core": true, "x5550-off-core": true, "x5550-off-socket": true,

@@ -3,57 +3,161 @@ package main
 import (
 	"bytes"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
 
-// TestReadmeValidateTable keeps the README's validate table equal to what
-// `contend validate` prints today.
-func TestReadmeValidateTable(t *testing.T) { readmeBlock(t, "validate", "validate") }
+// TestReadmeValidateTable keeps docs/accuracy.md's validate table equal to
+// what `contend validate` prints today.
+func TestReadmeValidateTable(t *testing.T) {
+	readmeBlock(t, "docs/accuracy.md", "validate", "validate")
+}
 
-// TestReadmeAdvise keeps the README's advise example equal to what it
+// TestReadmeAdvise keeps docs/cli.md's advise example equal to what it
 // prints today.
 func TestReadmeAdvise(t *testing.T) {
-	readmeBlock(t, "advise", "advise", "ingress", "--variant", "locked", "--cores", "2")
+	readmeBlock(t, "docs/cli.md", "advise", "advise", "ingress", "--variant", "locked", "--cores", "2")
 }
 
-// TestReadmeImport keeps the README's import example, a perf c2c report
+// TestReadmeImport keeps docs/cli.md's import example, a perf c2c report
 // matched to ingress's lines, equal to what it prints today.
 func TestReadmeImport(t *testing.T) {
-	readmeBlock(t, "import", "import", "perffile/testdata/perf-c2c-report.txt", "--scenario", "ingress", "--variant", "locked", "--x", "2")
+	readmeBlock(t, "docs/cli.md", "import", "import", "perffile/testdata/perf-c2c-report.txt", "--scenario", "ingress", "--variant", "locked", "--x", "2")
 }
 
-// readmeBlock checks the README's block named name (between its begin and
-// end markers) against the output of contend args, run from the top of the
-// repository as the README says, or rewrites it with -update.
-func readmeBlock(t *testing.T, name string, args ...string) {
+// tourCommand opens a command block that the quick tour shows with its
+// output: the fence at the start of a line, then the command as typed.
+const tourCommand = "\n```\n$ go run ./cmd/contend "
+
+// TestReadmeTour runs every command block of the README (a ``` block whose
+// first line is `$ go run ./cmd/contend ...`) as a new user would, from the
+// top of a fresh clone, and keeps the output shown under it equal to what
+// the command prints today, or rewrites it with -update.
+func TestReadmeTour(t *testing.T) {
+	t.Chdir("../..")
+	text := readDoc(t, "README.md")
+	var want strings.Builder
+	var stale []string
+	n := 0
+	rest := text
+	for {
+		i := strings.Index(rest, tourCommand)
+		if i < 0 {
+			break
+		}
+		i++ // keep the newline before the fence
+		j := strings.Index(rest[i+len("```\n"):], "\n```\n")
+		if j < 0 {
+			t.Fatalf("README.md: the command block at %q has no closing ```", firstLine(rest[i+len("```\n"):]))
+		}
+		end := i + len("```\n") + j + len("\n```\n")
+		line := strings.TrimPrefix(firstLine(rest[i+len("```\n"):]), "$ go run ./cmd/contend ")
+		if strings.ContainsAny(line, `'"`) {
+			t.Fatalf("README.md: %q quotes an argument; the tour's commands split on spaces, so write it without quotes", line)
+		}
+		block := commandBlock(t, strings.Fields(line))
+		if rest[i:end] != block {
+			stale = append(stale, line)
+		}
+		want.WriteString(rest[:i] + block)
+		rest = rest[end:]
+		n++
+	}
+	want.WriteString(rest)
+	if n == 0 {
+		t.Fatalf("README.md has no command block (a line %q after a ``` fence)", "$ go run ./cmd/contend ...")
+	}
+	settle(t, "README.md", text, want.String(), stale)
+}
+
+// readmeBlock checks the block named name of file (README.md or a file of
+// docs/, between its begin and end markers) against the output of contend
+// args, run from the top of the repository as the README says, or rewrites
+// it with -update.
+func readmeBlock(t *testing.T, file, name string, args ...string) {
 	t.Helper()
 	t.Chdir("../..")
 	begin := "<!-- " + name + ": begin (go test ./cmd/contend/ -update rewrites this) -->\n"
 	end := "<!-- " + name + ": end -->"
-	var out, errb bytes.Buffer
-	if code := Main(args, &out, &errb); code != 0 {
-		t.Fatalf("%s: status %d: %s", strings.Join(args, " "), code, errb.String())
-	}
-	want := "```\n$ go run ./cmd/contend " + strings.Join(args, " ") + "\n" + out.String() + "```\n"
-	src, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := string(src)
+	text := readDoc(t, file)
 	i, j := strings.Index(text, begin), strings.Index(text, end)
 	if i < 0 || j < i {
-		t.Fatalf("README.md has no %s block between %q and %q", name, begin, end)
+		t.Fatalf("%s has no %s block between %q and %q", file, name, begin, end)
 	}
-	got := text[i+len(begin) : j]
-	if got == want {
+	block := commandBlock(t, args)
+	var stale []string
+	if text[i+len(begin):j] != block {
+		stale = []string{name}
+	}
+	settle(t, file, text, text[:i+len(begin)]+block+text[j:], stale)
+}
+
+// commandBlock runs contend args and gives the block that shows it: the
+// command as typed, then what it printed (stdout, then stderr). A file
+// named by -o is written in a temporary folder and named as given.
+func commandBlock(t *testing.T, args []string) string {
+	t.Helper()
+	run := append([]string(nil), args...)
+	dir := t.TempDir()
+	for i := 1; i < len(run); i++ {
+		if run[i-1] == "-o" {
+			run[i] = filepath.Join(dir, run[i])
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := Main(run, &out, &errb); code != 0 {
+		t.Fatalf("%s: status %d: %s", strings.Join(args, " "), code, errb.String())
+	}
+	printed := strings.ReplaceAll(out.String()+errb.String(), dir+string(filepath.Separator), "")
+	return "```\n$ go run ./cmd/contend " + strings.Join(args, " ") + "\n" + printed + "```\n"
+}
+
+// settle compares text, file's contents, with want, what its generated
+// blocks say today: it fails naming the stale blocks, or with -update
+// writes want.
+func settle(t *testing.T, file, text, want string, stale []string) {
+	t.Helper()
+	if text == want {
 		return
 	}
 	if !*update {
-		t.Fatalf("README.md's %s block is stale; run go test ./cmd/contend/ -update\n--- README\n%s\n--- %s\n%s", name, got, name, want)
+		line, got, today := firstDifference(text, want)
+		t.Fatalf("%s's blocks %s are stale (line %d reads %q, today %q); run go test ./cmd/contend/ -update and read the diff", file, strings.Join(stale, "; "), line, got, today)
 	}
-	text = text[:i+len(begin)] + want + text[j:]
-	if err := os.WriteFile("README.md", []byte(text), 0o644); err != nil {
+	if err := os.WriteFile(file, []byte(want), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+func readDoc(t *testing.T, file string) string {
+	t.Helper()
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(src)
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
+// firstDifference gives the first line, counted from 1, where a and b
+// differ, and that line of each.
+func firstDifference(a, b string) (int, string, string) {
+	la, lb := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := 0; ; i++ {
+		if i >= len(la) || i >= len(lb) || la[i] != lb[i] {
+			return i + 1, lineAt(la, i), lineAt(lb, i)
+		}
+	}
+}
+
+func lineAt(lines []string, i int) string {
+	if i < len(lines) {
+		return lines[i]
+	}
+	return "(end of file)"
 }
