@@ -8,12 +8,17 @@ import (
 	"contend/scenarios"
 )
 
-// WriteFit says what fit found for series se: the values of its free
-// parameters, and every reference point it was fitted to or predicts.
-func WriteFit(buf *bytes.Buffer, se *scenarios.Series, best map[string]float64, rows []scenarios.Row) {
+// WriteFit says what fit found for series se of s: the values of its free
+// parameters, in their units, and every reference point it was fitted to
+// or predicts.
+func WriteFit(buf *bytes.Buffer, s *scenarios.Scenario, se *scenarios.Series, best map[string]float64, rows []scenarios.Row) {
 	fmt.Fprintf(buf, "series %s: fitted to %d calibrate points\n", se.Name, countRole(rows, "calibrate"))
 	for _, f := range se.Free {
-		fmt.Fprintf(buf, "  %s = %.4g\n", f, best[f])
+		if u := s.FreeUnit(se, f); u != "" {
+			fmt.Fprintf(buf, "  %s = %.4g %s\n", f, best[f], u)
+		} else {
+			fmt.Fprintf(buf, "  %s = %.4g\n", f, best[f])
+		}
 	}
 	for _, r := range rows {
 		fmt.Fprintf(buf, "  %-9s %-16s %s=%s %-32s measured %s predicted %s (%s%%)\n", r.Role, r.Variant, r.Axis, Num(r.X), r.Metric, Fixed(r.Measured), Fixed(r.Predicted), Signed(r.ErrorPct, 1))

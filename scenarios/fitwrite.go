@@ -117,16 +117,25 @@ func setKey(lines []string, h int, key, value, note string) []string {
 // in ns, or a plain number.
 func (s *Scenario) formatValue(se *Series, free string, v float64) string {
 	num := strconv.FormatFloat(v, 'g', 6, 64)
+	if s.FreeUnit(se, free) == "" {
+		return num
+	}
+	return strconv.Quote(num + "ns")
+}
+
+// FreeUnit is the unit a free parameter of se is fitted in: "ns" for a
+// duration, "" for a plain number (a fraction, a count).
+func (s *Scenario) FreeUnit(se *Series, free string) string {
 	if name, ok := strings.CutPrefix(free, "params."); ok {
 		p, own := se.Params[name]
 		if !own {
 			p = s.Params[name]
 		}
 		if !p.IsTime {
-			return num
+			return ""
 		}
-	} else if free == "profile.atomic_overlap" {
-		return num
+	} else if free == "profile.atomic_overlap" || free == "profile.snoop" {
+		return ""
 	}
-	return strconv.Quote(num + "ns")
+	return "ns"
 }

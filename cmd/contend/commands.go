@@ -189,7 +189,7 @@ func cmdFit(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		report.WriteFit(&buf, se, best, rows)
+		report.WriteFit(&buf, s, se, best, rows)
 		others, err := s.OtherFits(se, seedOf(&o, s), best, *scan, sweep.Runner(s, o.jobs, prog))
 		if err != nil {
 			return err
