@@ -270,7 +270,9 @@ func (r *RCU) endGP(now sim.Time) {
 			cb.gpStart, cb.gpEnd = r.gpStart, now
 			s.ready = append(s.ready, cb)
 		}
-		s.waiting, s.nreg = s.waiting[n:], s.nreg-n
+		// Kept at the front of its array, so that the callbacks queued
+		// next reuse it rather than growing a new one.
+		s.waiting, s.nreg = s.waiting[:copy(s.waiting, s.waiting[n:])], s.nreg-n
 		more = more || s.nreg > 0
 		if r.nocb != nil && len(s.ready) > 0 {
 			r.nocbReady(i, now)
@@ -386,7 +388,7 @@ func (r *RCU) fastNoHZIdle(cpu int, now sim.Time) {
 		r.invoke(s.ready[n], now)
 		n++
 	}
-	s.ready = s.ready[n:]
+	s.ready = s.ready[:copy(s.ready, s.ready[n:])]
 }
 
 // fastNoHZTick reports whether an idle CPU with callbacks takes this tick:

@@ -166,7 +166,7 @@ func (r *RCU) invokeReady(cpu int, now sim.Time) {
 		r.invoke(s.ready[n], at)
 		n++
 	}
-	s.ready = s.ready[n:]
+	s.ready = s.ready[:copy(s.ready, s.ready[n:])]
 }
 
 func (r *RCU) invoke(cb callback, at sim.Time) {
