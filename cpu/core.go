@@ -85,6 +85,7 @@ type Core struct {
 	shadow   sim.Time // what is left of the latest atomic's time that independent compute after it overlaps
 	hitShade sim.Time // the same for loads that hit and stores' issue, which use other ports
 	early    []early  // lines independent loads asked for ahead of their step (loadsAhead)
+	indep    bool     // the program has an independent load: a load that waits looks ahead for it
 	rmwWait  sim.Time // how long the latest atomic waited for its line
 	// The store buffer: commit times of the stores still in it, oldest at
 	// sbHead, in a ring of the profile's capacity. Stores commit in order.
@@ -122,9 +123,10 @@ func (c *Core) Running() bool { return c.running }
 func (c *Core) Load(p *Program, d Driver) {
 	c.prog, c.driver, c.pc, c.advance = p, d, 0, false
 	c.runOn, _ = d.(AheadDriver)
-	c.code = c.code[:0]
+	c.code, c.indep = c.code[:0], false
 	for _, s := range p.Steps {
 		c.code = append(c.code, c.decode(s))
+		c.indep = c.indep || c.code[len(c.code)-1].indep
 	}
 	for i := range c.code {
 		c.code[i].then = thenEnd

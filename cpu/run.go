@@ -61,7 +61,7 @@ func (c *Core) run(now sim.Time) (inline int) {
 				at = c.stored(o.acct, Work, t, t)
 			default:
 				at = c.access(o.acct, o.line, o.acc, Work, Stall, t)
-				if o.acc != cacheline.Store && at > t+l1 {
+				if c.indep && o.acc != cacheline.Store && at > t+l1 {
 					c.loadsAhead(pc, t)
 				}
 			}
