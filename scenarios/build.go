@@ -282,20 +282,14 @@ func (b *builder) runSpec(wl Workload, order []int, prog *cpu.Program) (models.R
 	s, ghz := b.s, b.ghz
 	spec := models.RunSpec{Warmup: s.Run.Warmup.Time(ghz), Duration: s.Run.Duration.Time(ghz),
 		Limit: s.Run.Limit.Time(ghz), MaxEvents: uint64(s.Run.MaxEvents)}
-	batchCPU := wl.BatchCPU
+	batchCPU := batchCPUOf(wl, order)
 	switch wl.Kind {
 	case WorkloadFlood:
 		spec.Flood = &models.Flood{CPUs: order[:wl.Cores], Program: prog, Rate: wl.Rate, Ring: wl.Ring}
 	case WorkloadBatch:
-		if batchCPU < 0 {
-			batchCPU = order[0]
-		}
 		spec.Batch = &models.Batch{CPU: batchCPU, Program: prog, Ops: wl.BatchOps}
 		spec.Warmup = 0
 	case WorkloadBoth:
-		if batchCPU < 0 {
-			batchCPU = order[wl.Cores]
-		}
 		fixed := or(wl.FloodVariant, wl.BatchVariant)
 		fv := s.Variant(fixed)
 		if fv == nil {

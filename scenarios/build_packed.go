@@ -17,17 +17,25 @@ func threadCPUs(wl Workload, order []int) []int {
 	if wl.Kind == WorkloadFlood {
 		return out
 	}
-	cpu := wl.BatchCPU
-	switch {
-	case cpu < 0 && wl.Kind == WorkloadBatch:
-		cpu = order[0]
-	case cpu < 0:
-		cpu = order[wl.Cores]
-	}
-	if !slices.Contains(out, cpu) {
+	if cpu := batchCPUOf(wl, order); !slices.Contains(out, cpu) {
 		out = append(out, cpu)
 	}
 	return out
+}
+
+// batchCPUOf is the CPU a workload with a batch runs it on: the one it
+// names, else the first of order (a batch alone) or the first after the
+// flood's.
+func batchCPUOf(wl Workload, order []int) int {
+	switch {
+	case wl.BatchCPU >= 0:
+		return wl.BatchCPU
+	case wl.Kind == WorkloadBatch:
+		return order[0]
+	case wl.Kind == WorkloadBoth:
+		return order[wl.Cores]
+	}
+	return -1
 }
 
 // declarePacked makes the lines of a per-cpu array packed l.PerLine to a
