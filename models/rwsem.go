@@ -77,8 +77,7 @@ type RWSem struct {
 	waiters []rwsemWaiter
 	phase   []rwsemPhase
 	held    []int
-	osq     *Spinlock // sem->osq, on Line
-	inOSQ   []bool    // by CPU: holds the OSQ
+	osq     *Spinlock // sem->osq, on Line: a CPU holds it while it spins on the owner
 	// kind is how results name it: "rw_semaphore", or "mutex" for a
 	// Mutex's writer-only rwsem, whose owner is the word its cmpxchg
 	// writes (ownerInWord: no owner store after it, none before the
@@ -105,7 +104,7 @@ type RWSemStats struct {
 func (w *World) NewRWSemOn(line *cacheline.Line, name, read, write string) *RWSem {
 	n := w.M.NumCPUs()
 	s := &RWSem{w: w, Name: name, Line: line, Read: w.M.Label(read), Write: w.M.Label(write),
-		writer: -1, readers: make([]int, n), phase: make([]rwsemPhase, n), inOSQ: make([]bool, n), kind: "rw_semaphore"}
+		writer: -1, readers: make([]int, n), phase: make([]rwsemPhase, n), kind: "rw_semaphore"}
 	w.locks = append(w.locks, s)
 	s.osq = w.NewSpinlockOn(line, name+"/osq", MCS, "osq_lock", "osq_unlock")
 	return s
@@ -244,7 +243,7 @@ func (st *DownWriteStep) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
 	switch s.phase[id] {
 	case rwsemOwnerStore:
 		out, at := s.ownerStore(c, s.Write)
-		if s.inOSQ[id] {
+		if s.osq.holder == id {
 			s.phase[id] = rwsemOSQUnlock
 			return cpu.Again, at
 		}
@@ -298,7 +297,7 @@ func (s *RWSem) taken(c *cpu.Core, done sim.Time) (cpu.Outcome, sim.Time) {
 	switch {
 	case !s.ownerInWord:
 		s.phase[id] = rwsemOwnerStore
-	case s.inOSQ[id]:
+	case s.osq.holder == id:
 		s.phase[id] = rwsemOSQUnlock
 	default:
 		s.phase[id] = rwsemOutside
@@ -317,7 +316,6 @@ func (s *RWSem) optimisticSpin(c *cpu.Core) (cpu.Outcome, sim.Time) {
 		if out != cpu.Next {
 			return out, at
 		}
-		s.inOSQ[id] = true
 		if !s.w.wait(c, s) { // now waiting for the rwsem itself
 			return cpu.Block, 0
 		}
@@ -344,7 +342,6 @@ func (s *RWSem) optimisticSpin(c *cpu.Core) (cpu.Outcome, sim.Time) {
 	if out != cpu.Next {
 		return out, at
 	}
-	s.inOSQ[id] = false
 	if s.phase[id] == rwsemOSQLeave {
 		s.phase[id] = rwsemSleep
 		return cpu.Again, at
