@@ -133,12 +133,12 @@ func FitCorpus(cases []Case, param string, current float64, grid []float64, seed
 		}
 		judged = append(judged, c)
 	}
-	scens := map[string]bool{}
+	perScenario := map[string]int{} // a scenario's series in the corpus share its weight
 	for _, c := range judged {
-		scens[c.Scenario.Name] = true
+		perScenario[c.Scenario.Name]++
 	}
-	if len(scens) < 2 {
-		return nil, fmt.Errorf("fit --corpus: %d published case(s) (scenarios) leave %s to the corpus; leaving one out needs at least 2", len(scens), param)
+	if len(perScenario) < 2 {
+		return nil, fmt.Errorf("fit --corpus: %d published case(s) (scenarios) leave %s to the corpus; leaving one out needs at least 2", len(perScenario), param)
 	}
 	// Each case at each value is simulated once: the grid, today's value
 	// and the refined best may coincide, and a run is deterministic.
@@ -157,10 +157,6 @@ func FitCorpus(cases []Case, param string, current float64, grid []float64, seed
 			memo[at{i, v}] = [2]float64{cost, float64(n)}
 		}
 		return cost, n, err
-	}
-	perScenario := map[string]int{}
-	for _, c := range judged {
-		perScenario[c.Scenario.Name]++
 	}
 	weight := func(ci int) float64 { return 1 / float64(perScenario[judged[ci].Scenario.Name]) }
 	for ci, c := range judged {
