@@ -1,8 +1,6 @@
 package models
 
 import (
-	"fmt"
-
 	"contend/cacheline"
 	"contend/cpu"
 	"contend/sim"
@@ -42,38 +40,25 @@ func (w *World) NewMutex(name, label string) (*Mutex, error) {
 func (w *World) NewMutexOn(line *cacheline.Line, name, label string) *Mutex {
 	s := w.NewRWSemOn(line, name, label, label)
 	s.kind, s.ownerInWord = "mutex", true
+	s.lockOp, s.unlockOp = "mutex_lock", "mutex_unlock"
 	return &Mutex{Name: name, sem: s}
 }
 
 // Stats counts what happened to the mutex in the measured interval.
 func (m *Mutex) Stats() RWSemStats { return m.sem.Stats }
 
-// MutexLockStep is mutex_lock().
+// MutexLockStep is mutex_lock(): down_write of the mutex's rwsem.
 type MutexLockStep struct{ M *Mutex }
 
 // Exec implements cpu.Step.
 func (s *MutexLockStep) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
-	sem := s.M.sem
-	if sem.phase[c.ID] == rwsemOutside {
-		if sem.writer == c.ID {
-			c.Fail(fmt.Sprintf("deadlock: mutex_lock(%s) while this task already holds it", s.M.Name))
-			return cpu.Block, 0
-		}
-		if !sem.w.mayBlock(c, "mutex_lock("+s.M.Name+")") {
-			return cpu.Block, 0
-		}
-	}
-	return (&DownWriteStep{S: sem}).Exec(c)
+	return (&DownWriteStep{S: s.M.sem}).Exec(c)
 }
 
-// MutexUnlockStep is mutex_unlock().
+// MutexUnlockStep is mutex_unlock(): up_write of the mutex's rwsem.
 type MutexUnlockStep struct{ M *Mutex }
 
 // Exec implements cpu.Step.
 func (s *MutexUnlockStep) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
-	if s.M.sem.writer != c.ID {
-		c.Fail(fmt.Sprintf("mutex_unlock(%s) by a task that does not hold it; pair every unlock with a lock", s.M.Name))
-		return cpu.Block, 0
-	}
 	return (&UpWriteStep{S: s.M.sem}).Exec(c)
 }

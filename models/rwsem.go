@@ -84,7 +84,10 @@ type RWSem struct {
 	// unlock's atomic).
 	kind        string
 	ownerInWord bool
-	Stats       RWSemStats
+	// lockOp and unlockOp name the writer's calls in its faults:
+	// down_write and up_write, or mutex_lock and mutex_unlock.
+	lockOp, unlockOp string
+	Stats            RWSemStats
 }
 
 type rwsemWaiter struct {
@@ -104,7 +107,8 @@ type RWSemStats struct {
 func (w *World) NewRWSemOn(line *cacheline.Line, name, read, write string) *RWSem {
 	n := w.M.NumCPUs()
 	s := &RWSem{w: w, Name: name, Line: line, Read: w.M.Label(read), Write: w.M.Label(write),
-		writer: -1, readers: make([]int, n), phase: make([]rwsemPhase, n), kind: "rw_semaphore"}
+		writer: -1, readers: make([]int, n), phase: make([]rwsemPhase, n), kind: "rw_semaphore",
+		lockOp: "down_write", unlockOp: "up_write"}
 	w.locks = append(w.locks, s)
 	s.osq = w.NewSpinlockOn(line, name+"/osq", MCS, "osq_lock", "osq_unlock")
 	return s
@@ -263,10 +267,10 @@ func (st *DownWriteStep) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
 		return cpu.Again, done
 	}
 	if s.writer == id || s.readers[id] > 0 {
-		c.Fail(fmt.Sprintf("deadlock: down_write(%s) while this task already holds it", s.Name))
+		c.Fail(fmt.Sprintf("deadlock: %s(%s) while this task already holds it", s.lockOp, s.Name))
 		return cpu.Block, 0
 	}
-	if !s.w.mayBlock(c, "down_write("+s.Name+")") {
+	if !s.w.mayBlock(c, s.lockOp+"("+s.Name+")") {
 		return cpu.Block, 0
 	}
 	spinning := s.w.waiting(id)
@@ -366,7 +370,11 @@ func (st *UpWriteStep) StoreLine() *cacheline.Line {
 func (st *UpWriteStep) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
 	s, id := st.S, c.ID
 	if s.writer != id {
-		c.Fail(fmt.Sprintf("up_write(%s) by a task that does not hold it for writing; pair every up_write with a down_write", s.Name))
+		held := " for writing"
+		if s.kind == "mutex" {
+			held = ""
+		}
+		c.Fail(fmt.Sprintf("%s(%s) by a task that does not hold it%s; pair every %s with a %s", s.unlockOp, s.Name, held, s.unlockOp, s.lockOp))
 		return cpu.Block, 0
 	}
 	if !s.ownerInWord {
