@@ -25,7 +25,7 @@
 // SameSocket (or the distance of the pair the machine has): the ping-pong
 // round trip, read as one transfer a pass when Migrate and as two otherwise.
 // Migrate: the readers loop against that ping-pong (hostbench's
-// loadModified). Window: the 2-thread add. Pause: a loop of PAUSE; Wakeup:
+// loadModified). Window: the 2-thread add. A load followed by an atomic on a contended line (whether Migrate makes it one transfer) is checked by calibrate's shared-load-add. Pause: a loop of PAUSE; Wakeup:
 // half a pipe round trip. Published profiles take the same fields from
 // core-to-core tables (a CAS ping-pong's one-way time is SameSocket).
 //

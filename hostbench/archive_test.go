@@ -38,7 +38,7 @@ func readArchived(t *testing.T, file string) ([]Figure, Topology, Provenance) {
 
 // The contended loops every archived host is judged on, and the
 // uncontended lock loops (threads = 1).
-var judged = []string{"add-work50", "false-share", "ticket", "ticket-cas", "tas", "mcs"}
+var judged = []string{"add-work50", "false-share", "shared-load-add", "ticket", "ticket-cas", "tas", "mcs"}
 
 // maxAlone bounds the error of an uncontended lock loop, in percent. The
 // issue's aim is 15%, which the steady runs meet save the EPYC guest's

@@ -24,6 +24,11 @@ type fakeMachine struct {
 	burstRuns   int
 	burstFactor float64
 	burstLeft   int
+	// A guest whose vCPUs move: every flipRuns runs of a loop of two
+	// CPUs or more, the transfer is flipFactor times as long, or back.
+	flipRuns   int
+	flipFactor float64
+	flipCount  int
 }
 
 func newFake(topo Topology) *fakeMachine {
@@ -66,7 +71,17 @@ func (m *fakeMachine) cost(j Job) float64 {
 }
 
 func (m *fakeMachine) Run(j Job, iters int) (time.Duration, error) {
-	d := m.cost(j) * float64(iters) * (1 + m.noise*(2*m.rng.Float64()-1))
+	c := m.cost(j)
+	if m.flipRuns > 0 && len(j.CPUs) > 1 {
+		if m.flipCount/m.flipRuns%2 == 1 {
+			x := m.xfer
+			m.xfer *= m.flipFactor
+			c = m.cost(j)
+			m.xfer = x
+		}
+		m.flipCount++
+	}
+	d := c * float64(iters) * (1 + m.noise*(2*m.rng.Float64()-1))
 	if !m.seen[j.String()] {
 		m.seen[j.String()] = true
 		d *= 5

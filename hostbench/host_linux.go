@@ -124,7 +124,7 @@ func (s *shared) count(job Job) uint64 {
 	switch job.Kernel {
 	case TicketLock, TASLock, MCSLock, TicketCAS:
 		return s.protected.v
-	case SharedAdd, SharedStoreAdd, PingPongCAS:
+	case SharedAdd, SharedStoreAdd, SharedLoadAdd, PingPongCAS:
 		return s.one.v
 	}
 	return 0

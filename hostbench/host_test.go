@@ -35,7 +35,7 @@ func TestHostLoops(t *testing.T) {
 				t.Errorf("%s: took %v", f.Name, d)
 			}
 			switch f.Job.Kernel {
-			case SharedAdd, SharedStoreAdd, TicketLock, TASLock, MCSLock, TicketCAS, PingPongCAS:
+			case SharedAdd, SharedStoreAdd, SharedLoadAdd, TicketLock, TASLock, MCSLock, TicketCAS, PingPongCAS:
 				if want := uint64(len(f.Job.CPUs) * iters); h.ops != want {
 					t.Errorf("%s, run %d: counter %d after %d threads × %d iterations", f.Name, run+1, h.ops, len(f.Job.CPUs), iters)
 				}

@@ -139,6 +139,45 @@ func TestBurstSpreadsOverUncontendedLoops(t *testing.T) {
 	}
 }
 
+// On a guest that moves between two placements every few runs, a
+// contended loop keeps only the samples taken between two ping-pongs of
+// the first ping-pong's placement: its median is the loop's cost there,
+// and the samples left out are counted.
+func TestContendedLoopsKeepTheFirstPlacement(t *testing.T) {
+	topo, _ := ReadTopology(sysfs(1, 2, 1))
+	m := newFake(topo)
+	m.outliers = 0
+	m.flipRuns, m.flipFactor = 7, 6
+	pp := Figure{Name: "pingpong same_llc before shared-add x2", Job: Job{Kernel: PingPong, CPUs: []int{0, 1}}}
+	loop := Figure{Name: "shared-add x2", Job: Job{Kernel: SharedAdd, CPUs: []int{0, 1}}}
+	ref := m.cost(pp.Job)
+	if err := measurePlaced(m, &pp, &loop, ref, Quick); err != nil {
+		t.Fatal(err)
+	}
+	if loop.Stat.N != Quick.Samples || loop.Moved == 0 {
+		t.Errorf("kept %d samples and left out %d; want %d kept and some left out", loop.Stat.N, loop.Moved, Quick.Samples)
+	}
+	within(t, loop.Name, loop.Stat.Median, m.cost(loop.Job), 0.03)
+	for _, x := range pp.Samples {
+		within(t, pp.Name, x, ref, 0.03)
+	}
+	if len(pp.Samples) < loop.Stat.N+1 || len(pp.Samples) > 2*loop.Stat.N {
+		t.Errorf("%d ping-pongs beside %d kept samples, want one on each side of each, shared by neighbours", len(pp.Samples), loop.Stat.N)
+	}
+
+	// A machine that stays in the other placement: too few samples are
+	// placed, so all are kept, and the ping-pong says the machine moved.
+	m.flipRuns, m.flipCount = 1<<30, 1<<30
+	loop.Samples, loop.Moved = nil, 0
+	if err := measurePlaced(m, &pp, &loop, ref, Quick); err != nil {
+		t.Fatal(err)
+	}
+	if loop.Moved != 0 || loop.Stat.N != 4*Quick.Samples {
+		t.Errorf("kept %d, left out %d; want all %d kept", loop.Stat.N, loop.Moved, 4*Quick.Samples)
+	}
+	within(t, pp.Name, pp.Stat.Median, 6*ref, 0.6)
+}
+
 // TestEstimateRecoversTheMachine: the direct estimates invert the fake
 // machine's cost formulas.
 func TestEstimateRecoversTheMachine(t *testing.T) {

@@ -1,6 +1,7 @@
 package hostbench
 
 import (
+	"math"
 	"sync/atomic"
 	"unsafe"
 )
@@ -136,6 +137,19 @@ func (s *shared) loop(job Job, t, iters int) {
 	case SharedAdd:
 		for range iters {
 			atomic.AddUint64(&s.one.v, 1)
+			x = lcg(x, w)
+		}
+	case SharedLoadAdd:
+		// The kernel's "read, then update" on a contended word
+		// (dst_alloc's atomic_read of ops->entries before its
+		// atomic_inc): the add waits for the load's line, and whether
+		// the load brought it to be owned or only to be read is the
+		// machine's, one transfer or two.
+		p := &s.one.v
+		for range iters {
+			if atomic.LoadUint64(p) != math.MaxUint64 {
+				atomic.AddUint64(p, 1)
+			}
 			x = lcg(x, w)
 		}
 	case SharedStoreAdd:

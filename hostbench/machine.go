@@ -32,11 +32,12 @@ const (
 	SharedStoreAdd               // every thread stores to one shared line, then adds to another
 	TicketCAS                    // the ticket lock with a CAS for the increment inside it: a waiting atomic, then the unlock's store
 	PingPongCAS                  // PingPong with waiters spinning on the CAS itself, as core-to-core tables measure
+	SharedLoadAdd                // every thread loads one shared line, then adds to it: a load followed by an atomic on a contended line
 	numKernels
 )
 
 var kernelNames = [numKernels]string{"work", "add", "cas", "swap", "store-add", "pingpong", "shared-add",
-	"false-share", "padded", "ticket", "tas", "mcs", "chase", "pause", "wakeup", "readers", "shared-store-add", "ticket-cas", "pingpong-cas"}
+	"false-share", "padded", "ticket", "tas", "mcs", "chase", "pause", "wakeup", "readers", "shared-store-add", "ticket-cas", "pingpong-cas", "shared-load-add"}
 
 func (k Kernel) String() string {
 	if k < numKernels {
