@@ -25,9 +25,13 @@
 // SameSocket (or the distance of the pair the machine has): the ping-pong
 // round trip, read as one transfer a pass when Migrate and as two otherwise.
 // Migrate: the readers loop against that ping-pong (hostbench's
-// loadModified). Window: the 2-thread add. A load followed by an atomic on a contended line (whether Migrate makes it one transfer) is checked by calibrate's shared-load-add. Pause: a loop of PAUSE; Wakeup:
-// half a pipe round trip. Published profiles take the same fields from
-// core-to-core tables (a CAS ping-pong's one-way time is SameSocket).
+// loadModified). Window: the 2-thread add. MissOverlap: the 2-thread add
+// with 10 units of work after each add (add-work50 at two threads is then a
+// prediction). Calibrate's shared-load-add checks a load followed by an
+// atomic on a contended line (one transfer when Migrate). Pause: a loop of
+// PAUSE; Wakeup: half a pipe round trip. Published profiles take the same
+// fields from core-to-core tables (a CAS ping-pong's one-way time is
+// SameSocket).
 //
 // # Programs and accounting
 //

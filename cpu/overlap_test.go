@@ -64,10 +64,35 @@ func TestAtomicOverlap(t *testing.T) {
 // Two cores each add to one counter and then work for D, long enough that
 // they never ask for the line at once: every atomic waits one transfer T for
 // the line the other core took. The share AtomicOverlap of the atomic's
-// execution runs under the work, but not the wait for the line: an
-// iteration takes T + Atomic + D - overlap·Atomic (calibrate's add-work50
-// at two threads costs the work and a transfer on both archived hosts).
+// execution runs under the work, and of the wait for the line only the
+// share MissOverlap, as far as the reorder window reaches (ReorderReach
+// cycles): an iteration takes T + Atomic + D - overlap·Atomic with the
+// default MissOverlap of 0 (calibrate's add-work50 at two threads costs the
+// work and a transfer on the Intel guest), and T + Atomic + D - min(m·T,
+// reach) with MissOverlap m and no AtomicOverlap (the Zen 4 guest's costs
+// about the work).
 func TestAtomicMissOverlap(t *testing.T) {
+	for _, miss := range []float64{0.5, 1} {
+		t.Run(fmt.Sprint("miss ", miss), func(t *testing.T) {
+			const d = 400 * sim.Nanosecond
+			p := testProfile()
+			p.Atomic, p.MissOverlap = 6*sim.Nanosecond, miss
+			m := newMachine(t, p, 1)
+			steps := []cpu.Step{
+				&cpu.AccessStep{Label: m.Label("atomic_inc"), Line: newLine(t, m, "counter", false), Op: cacheline.RMW},
+				&cpu.ComputeStep{Label: m.Label("work"), D: d},
+			}
+			startAll(m, &cpu.Program{Name: "pkt", Steps: steps}, []int{0, 1})
+			run(t, m, 10*sim.Microsecond, 1010*sim.Microsecond)
+			tr := p.Latencies()[cacheline.SameSocket]
+			reach := p.Cycles(cpu.ReorderReach)
+			hidden := min(sim.Time(miss*float64(tr)), reach)
+			period := tr + p.Atomic + d - hidden
+			if got, want := rate(m), 2*perSecond(period); !within(got, want, 0.01) {
+				t.Errorf("%.4g iterations/s, want 2/(T + Atomic + D - %v) = %.4g", got, hidden, want)
+			}
+		})
+	}
 	const d = 400 * sim.Nanosecond
 	for _, overlap := range []float64{0, 0.5, 1} {
 		t.Run(fmt.Sprint(overlap), func(t *testing.T) {

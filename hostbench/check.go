@@ -48,6 +48,10 @@ func refOf(f Figure, pair PairClass, pairField string) (ref, bool) {
 		r.free = "profile.atomic_overlap"
 	case j.Kernel == StoreAdd:
 		r.free = "profile.store_drain"
+	case j.Kernel == SharedAdd && j.Work == 10 && n == 2:
+		// Whether the work after a waiting atomic runs ahead is the
+		// core's too: the same add with 10 units of work after it.
+		r.free = "profile.miss_overlap"
 	case j.Kernel == SharedAdd && j.Work == 0 && n == 2:
 		// How long an owner keeps a line being taken is the core's:
 		// two threads adding to one counter measure it.
@@ -290,7 +294,7 @@ func solve(s *scenarios.Scenario, se *scenarios.Series, run scenarios.Runner, fr
 // (and at least 0.1 ns wide), which also keeps the simulated loops from
 // running billions of operations.
 func near(free string, v float64) (lo, hi float64) {
-	if free == "profile.atomic_overlap" {
+	if free == "profile.atomic_overlap" || free == "profile.miss_overlap" {
 		return 0, 1
 	}
 	return v / 4, max(4*v, 0.1)
@@ -323,7 +327,7 @@ func bisect(f func(float64) (float64, error), lo, hi float64) (float64, error) {
 		return 0, err
 	}
 	if (flo > 0) == (fhi > 0) {
-		if math.Abs(flo) < math.Abs(fhi) {
+		if math.Abs(flo) <= math.Abs(fhi) { // a tie keeps the lower bound: a value that changes nothing stays at its least
 			return lo, nil
 		}
 		return hi, nil

@@ -126,6 +126,7 @@ var fields = []field{
 	{"pause", 'd', []string{"pause"}, direct("pause", 1, "one PAUSE in a loop of them")},
 	{"load_modified", 'm', []string{"readers x1", pingpongOf(SameLLC), pingpongCASOf(SameLLC)}, loadModified},
 	{"snoop_window", 'd', []string{"shared-add x2", "add"}, window},
+	{"miss_overlap", 'n', []string{"shared-add-work10 x2", "shared-add x2", "work10"}, missOverlap},
 }
 
 // loadModified says whether a load of a line another core modified takes
@@ -258,6 +259,22 @@ func overlap(fs figures, _ Topology) (float64, string, bool) {
 		return 0, "", false
 	}
 	return min(max(1-(both-work)/at, 0), 1), "1 - (add-work10 - work10)/add", true
+}
+
+// missOverlap is the share of a contended atomic's wait for its line that
+// the work after it runs in: two threads adding to one counter with 10
+// units of work after each add take the add's time and the work's when
+// the work waits (0), and about the work's alone when it runs ahead and
+// the adds of several iterations then execute together (1). A first
+// guess, fitted afterwards.
+func missOverlap(fs figures, _ Topology) (float64, string, bool) {
+	both, ok1 := fs.median("shared-add-work10 x2") // ns per add per thread
+	add, ok2 := fs.median("shared-add x2")
+	work, ok3 := fs.median("work10")
+	if !(ok1 && ok2 && ok3) || work <= 0 {
+		return 0, "", false
+	}
+	return min(max((add+work-both)/add, 0), 1), "the share of a contended atomic's wait that the work after it runs in, from the 2-thread add with 10 units of work after it", true
 }
 
 // drain is what the atomic after a store waits for beyond the store's own

@@ -239,6 +239,11 @@ func (s *Scenario) override(key string, x float64, prof *Profile, params map[str
 		return fmt.Errorf("%s: override %q must start with \"params.\" or \"profile.\"", s.Name, key)
 	case field == "atomic_overlap":
 		prof.AtomicOverlap = x
+	case field == "miss_overlap":
+		if x > 1 {
+			return fmt.Errorf("%s: %s = %v; miss_overlap is a fraction of an atomic's wait, from 0 to 1", s.Name, key, x)
+		}
+		prof.MissOverlap = x
 	case field == "snoop":
 		if x > 1 {
 			return fmt.Errorf("%s: %s = %v; snoop is a fraction of a transfer, from 0 to 1", s.Name, key, x)

@@ -41,6 +41,9 @@ func (c *checker) profile(name string, p profileRaw) {
 	if p.AtomicOverlap != nil {
 		pr.AtomicOverlap = *p.AtomicOverlap
 	}
+	if p.MissOverlap != nil {
+		pr.MissOverlap = *p.MissOverlap
+	}
 	if p.CoresPerLLC != nil {
 		pr.CoresPerLLC = *p.CoresPerLLC
 	}

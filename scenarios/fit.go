@@ -47,8 +47,12 @@ func (s *Scenario) Current(se *Series) (map[string]float64, error) {
 			continue
 		}
 		field := strings.TrimPrefix(f, "profile.")
-		if field == "atomic_overlap" {
+		switch field {
+		case "atomic_overlap":
 			out[f] = pr.AtomicOverlap
+			continue
+		case "miss_overlap":
+			out[f] = pr.MissOverlap
 			continue
 		}
 		p := pr.field(field)
@@ -71,7 +75,7 @@ func (s *Scenario) Bounds(se *Series, free string) (lo, hi float64) {
 	cur, _ := s.Current(&Series{Profile: se.Profile, Params: se.Params, Free: []string{free}})
 	field, isProfile := strings.CutPrefix(free, "profile.")
 	switch {
-	case free == "profile.atomic_overlap":
+	case free == "profile.atomic_overlap" || free == "profile.miss_overlap":
 		return 0, 1
 	case isProfile && field == "memory":
 		return least, 1000
@@ -138,7 +142,7 @@ func (s *Scenario) FitWith(se *Series, seed int64, base map[string]float64, run 
 	x0 := make([]float64, len(se.Free))
 	for i, f := range se.Free {
 		lo, hi := s.Bounds(se, f)
-		bms[i] = boundMap{lo: lo, hi: hi, log: f != "profile.atomic_overlap"}
+		bms[i] = boundMap{lo: lo, hi: hi, log: f != "profile.atomic_overlap" && f != "profile.miss_overlap"}
 		x0[i] = bms[i].to(start[f])
 	}
 	over := func(x []float64) map[string]float64 {

@@ -42,6 +42,7 @@ type profileRaw struct {
 	Memory         string   `toml:"memory"`
 	Atomic         string   `toml:"atomic"`
 	AtomicOverlap  *float64 `toml:"atomic_overlap"`
+	MissOverlap    *float64 `toml:"miss_overlap"`
 	Wakeup         string   `toml:"wakeup"`
 	StoreDrain     string   `toml:"store_drain"`
 	StoreBuffer    *int     `toml:"store_buffer"`
