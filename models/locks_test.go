@@ -486,3 +486,28 @@ func TestQspinlockCmpxchgClaim(t *testing.T) {
 		t.Errorf("8 CPUs: %d failed claims in %.0f acquisitions; want some, and fewer than one each", l.Stats.Retries, acq)
 	}
 }
+
+// Two CPUs take a lock around a section of S = 2 µs with nothing outside
+// it: each acquisition waits for the other's whole section, so lock_stat's
+// waittime-avg (the wait of a contended acquisition, WaitedNs over
+// Contended) is S and a hand-over, which costs a few transfers, not a
+// fraction of S.
+func TestLockWaitIsTheOtherSection(t *testing.T) {
+	const s = 2 * sim.Microsecond
+	for _, kind := range []models.LockKind{models.Ticket, models.MCS, models.Qspinlock} {
+		t.Run(kind.String(), func(t *testing.T) {
+			w := newWorld(t, testProfile(cpu.NoJitter), 1, models.DefaultKernel())
+			l := newSpinlock(t, w, kind)
+			prog := &cpu.Program{Name: "loop", Steps: []cpu.Step{&models.LockStep{L: l}, compute(w, "section", s), &models.UnlockStep{L: l}}}
+			res := flood(t, w, prog, 2, 20*sim.Microsecond, 400*sim.Microsecond)
+			lr := res.Locks[0]
+			if lr.Contended < lr.Acquisitions-2 {
+				t.Fatalf("%d of %d acquisitions waited; with no work outside the lock all but the first should", lr.Contended, lr.Acquisitions)
+			}
+			mean := sim.FromNanoseconds(lr.WaitedNs / float64(lr.Contended))
+			if mean < s-10*sim.Nanosecond || mean > s+500*sim.Nanosecond {
+				t.Errorf("a contended acquisition waited %v on average, want the other CPU's section, %v, and a hand-over", mean, s)
+			}
+		})
+	}
+}

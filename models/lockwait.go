@@ -21,6 +21,7 @@ func (w *World) acquired(c *cpu.Core, stats *LockStats, contended bool) {
 	st := &w.percpu[c.ID]
 	st.spinHeld++
 	if st.waitFor != nil {
+		stats.Waited += max(c.Now()-st.waitSince, 0)
 		w.recordWait(c.Now() - st.waitSince)
 	}
 	st.waitFor = nil

@@ -77,6 +77,9 @@ type LockResult struct {
 	Acquisitions uint64 `json:"acquisitions"`
 	Contended    uint64 `json:"contended"`
 	Retries      uint64 `json:"retries,omitempty"` // failed atomics that went round again
+	// WaitedNs is the time its contended acquisitions waited, in all
+	// (lock_stat's waittime-total), in nanoseconds.
+	WaitedNs float64 `json:"waited_ns"`
 }
 
 // WordResult is what the cmpxchg loops on one word did.
@@ -311,11 +314,11 @@ func (w *World) lineResults(n uint64, span sim.Time) []LineResult {
 func lockResult(l locker) LockResult {
 	switch l := l.(type) {
 	case *Spinlock:
-		return LockResult{Name: l.Name, Kind: l.Kind.String(), Acquisitions: l.Stats.Acquisitions, Contended: l.Stats.Contended, Retries: l.Stats.Retries}
+		return LockResult{Name: l.Name, Kind: l.Kind.String(), Acquisitions: l.Stats.Acquisitions, Contended: l.Stats.Contended, Retries: l.Stats.Retries, WaitedNs: l.Stats.Waited.Nanoseconds()}
 	case *RWLock:
-		return LockResult{Name: l.Name, Kind: "rwlock", Acquisitions: l.Stats.Acquisitions, Contended: l.Stats.Contended}
+		return LockResult{Name: l.Name, Kind: "rwlock", Acquisitions: l.Stats.Acquisitions, Contended: l.Stats.Contended, WaitedNs: l.Stats.Waited.Nanoseconds()}
 	case *RWSem:
-		return LockResult{Name: l.Name, Kind: l.kind, Acquisitions: l.Stats.Acquisitions, Contended: l.Stats.Contended}
+		return LockResult{Name: l.Name, Kind: l.kind, Acquisitions: l.Stats.Acquisitions, Contended: l.Stats.Contended, WaitedNs: l.Stats.Waited.Nanoseconds()}
 	case *PercpuRWSem:
 		return LockResult{Name: l.Name, Kind: "percpu_rw_semaphore", Acquisitions: l.Stats.FastReads + l.Stats.SlowReads + l.Stats.Writes, Contended: l.Stats.Slept}
 	}

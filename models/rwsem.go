@@ -138,10 +138,11 @@ func (s *RWSem) take(c *cpu.Core, write bool) {
 		s.nread++
 	}
 	s.Stats.Acquisitions++
+	st := &s.w.percpu[c.ID]
 	if s.w.waiting(c.ID) {
 		s.Stats.Contended++
+		s.Stats.Waited += max(c.Now()-st.waitSince, 0)
 	}
-	st := &s.w.percpu[c.ID]
 	st.mutexHeld++
 	st.waitFor = nil
 }

@@ -89,6 +89,10 @@ type LockStats struct {
 	Acquisitions uint64
 	Contended    uint64 // acquisitions that had to wait
 	Retries      uint64 // atomics that failed and went round again (a qspinlock head's cmpxchg claim)
+	// Waited is the time the contended acquisitions waited, from the
+	// first try that found the lock taken to holding it: lock_stat's
+	// waittime-total.
+	Waited sim.Time
 }
 
 // Spinlock is a spinlock on a cache line: what every kind shares (the lock

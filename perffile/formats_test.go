@@ -165,11 +165,16 @@ func TestSameSymbol(t *testing.T) {
 }
 
 // /proc/lock_stat: the class --lock names gives its lock's contentions
-// over its acquisitions; a reader-writer class's two rows are summed.
+// over its acquisitions, and its waittime-total over its contentions (in
+// us, as lock_stat prints times); a reader-writer class's two rows are
+// summed.
 func TestImportLockStat(t *testing.T) {
 	_, refs := imported(t, "lock_stat.txt", Options{Variants: []string{"locked"}, X: 2, Role: "validate", Scenario: scenario(t, "ingress"),
 		Locks: map[string]string{"qdisc_lock": "&sch->q.lock"}})
-	want(t, refs, map[string]float64{"locked contended_qdisc_lock": 100 * 5210448.0 / 10421904})
+	want(t, refs, map[string]float64{"locked contended_qdisc_lock": 100 * 5210448.0 / 10421904, "locked mean_wait_qdisc_lock": 1589177.21 / 5210448})
+	if u := refs["locked mean_wait_qdisc_lock"].Unit; u != "us" {
+		t.Errorf("mean_wait_qdisc_lock in %q, want us", u)
+	}
 	src, err := os.ReadFile("testdata/lock_stat.txt")
 	if err != nil {
 		t.Fatal(err)

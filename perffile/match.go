@@ -176,6 +176,10 @@ func lockPoints(name string, b *block, o Options) error {
 		}
 		b.addPoint(c.row, scenarios.Contended+lock, 100*c.contentions/c.acquisitions,
 			fmt.Sprintf("%s:%d: lock_stat %s, %s contentions of %s acquisitions, waittime-avg %.2f us", name, c.row, c.name, plain(c.contentions), plain(c.acquisitions), wait))
+		if c.contentions > 0 {
+			b.addPointIn(c.row, scenarios.MeanWait+lock, wait, "us",
+				fmt.Sprintf("%s:%d: lock_stat %s, waittime-total %s us over %s contentions", name, c.row, c.name, plain(c.waitTotalUs), plain(c.contentions)))
+		}
 	}
 	if n == 0 {
 		return fmt.Errorf("%s:%d: lock_stat: no class names a lock of %s (%s); name each with --lock LOCK=CLASS", name, b.line, s.Name, strings.Join(s.LockNames(), ", "))
@@ -200,9 +204,14 @@ func classList(classes []lockClass, found []int) string {
 // addPoint adds a figure of a line or lock; one of 0 is noted, not kept:
 // a reference's error is relative to its value.
 func (b *block) addPoint(line int, metric string, value float64, source string) {
+	b.addPointIn(line, metric, value, "%", source)
+}
+
+// addPointIn is addPoint for a figure in unit.
+func (b *block) addPointIn(line int, metric string, value float64, unit, source string) {
 	if value == 0 {
 		b.notes = append(b.notes, fmt.Sprintf("%s is 0 (%s): not a reference, whose error is relative to it", metric, source))
 		return
 	}
-	b.points = append(b.points, point{line: line, metric: metric, unit: "%", value: value, source: source})
+	b.points = append(b.points, point{line: line, metric: metric, unit: unit, value: value, source: source})
 }

@@ -199,7 +199,12 @@ func writeLockWhy(buf *bytes.Buffer, prof cpu.Profile, res *models.Result, unit 
 		}
 		per := float64(l.Acquisitions) / float64(res.Packets)
 		line := lines[l.Name]
-		fmt.Fprintf(buf, "\nwhy: %s (%s) is taken %.2f times per %s; %d of %d acquisitions waited for a holder.\n", l.Name, l.Kind, per, unit, l.Contended, l.Acquisitions)
+		fmt.Fprintf(buf, "\nwhy: %s (%s) is taken %.2f times per %s; %d of %d acquisitions waited for a holder", l.Name, l.Kind, per, unit, l.Contended, l.Acquisitions)
+		if l.Contended > 0 {
+			// lock_stat's waittime-avg: the wait of a contended acquisition.
+			fmt.Fprintf(buf, ", %.4g us each on average (mean_wait_%s)", l.WaitedNs/float64(l.Contended)/1e3, l.Name)
+		}
+		fmt.Fprintf(buf, ".\n")
 		if l.Retries > 0 {
 			fmt.Fprintf(buf, "  The queue head's cmpxchg of the word failed %.2f times per acquisition (a CPU queued between\n", float64(l.Retries)/float64(l.Acquisitions))
 			fmt.Fprintf(buf, "  its read and the cmpxchg) and went round again; claim = \"store\" (Linux 4.2 on) takes it with a store.\n")

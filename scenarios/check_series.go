@@ -120,7 +120,7 @@ func (c *checker) series(i int, sr *seriesRaw, variants map[string]bool) {
 			c.fail("series.reference.value", key("value"), "%v%%; a share is at most 100%%: give the percentage, e.g. 12.5", ref.Value)
 		}
 		if units, ok := c.s.unitsFor(ref.Metric); !ok {
-			c.fail("series.reference.metric", key("metric"), "%q is not a metric contend predicts; use throughput_per_core, throughput (Mpps/kpps/pps), cost (ns), duration (s), cpu_util (%%), grace_period (ms), <stat>_grace_period (ms, us), <stat>_latency_<rcu call> (ms, us), drops (%%), cycles_per_packet (cycles), transfers_per_packet (lines), share_of_cycles_<label> (%%), offcpu_in_<label> (s), hitm_share_<line> (%%), hitm_of_loads_<line> (%%) or contended_<lock> (%%); <stat> is one of %s", ref.Metric, strings.Join(models.LatencyStats, ", "))
+			c.fail("series.reference.metric", key("metric"), "%q is not a metric contend predicts; use throughput_per_core, throughput (Mpps/kpps/pps), cost (ns), duration (s), cpu_util (%%), grace_period (ms), <stat>_grace_period (ms, us), <stat>_latency_<rcu call> (ms, us), drops (%%), cycles_per_packet (cycles), transfers_per_packet (lines), share_of_cycles_<label> (%%), offcpu_in_<label> (s), hitm_share_<line> (%%), hitm_of_loads_<line> (%%), contended_<lock> (%%) or mean_wait_<lock> (us, ns, ms); <stat> is one of %s", ref.Metric, strings.Join(models.LatencyStats, ", "))
 		} else if !slices.Contains(units, ref.Unit) {
 			c.fail("series.reference.unit", key("unit"), "%q is not a unit of %s; use %s", ref.Unit, ref.Metric, orList(units))
 		} else {
@@ -191,7 +191,7 @@ func CheckMetric(metric, unit string) error {
 	units, ok := unitsOf(metric)
 	switch {
 	case !ok:
-		return fmt.Errorf("%q is not a metric contend predicts; use throughput_per_core, throughput, cost, duration, cpu_util, grace_period, <stat>_grace_period, <stat>_latency_<rcu call>, drops, cycles_per_packet, transfers_per_packet, share_of_cycles_<label>, offcpu_in_<label>, hitm_share_<line>, hitm_of_loads_<line> or contended_<lock>; <stat> is one of %s", metric, strings.Join(models.LatencyStats, ", "))
+		return fmt.Errorf("%q is not a metric contend predicts; use throughput_per_core, throughput, cost, duration, cpu_util, grace_period, <stat>_grace_period, <stat>_latency_<rcu call>, drops, cycles_per_packet, transfers_per_packet, share_of_cycles_<label>, offcpu_in_<label>, hitm_share_<line>, hitm_of_loads_<line>, contended_<lock> or mean_wait_<lock>; <stat> is one of %s", metric, strings.Join(models.LatencyStats, ", "))
 	case !slices.Contains(units, unit):
 		return fmt.Errorf("%q is not a unit of %s; use %s", unit, metric, orList(units))
 	}
@@ -238,7 +238,10 @@ func unitsOf(metric string) ([]string, bool) {
 	if strings.HasPrefix(metric, "offcpu_in_") {
 		return []string{"s"}, true
 	}
-	if _, _, ok := objectMetric(metric); ok {
+	if prefix, _, ok := objectMetric(metric); ok {
+		if prefix == MeanWait {
+			return []string{"us", "ns", "ms"}, true
+		}
 		return []string{"%"}, true
 	}
 	if _, _, ok := latencyMetric(metric); ok {

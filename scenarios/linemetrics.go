@@ -22,6 +22,10 @@ const (
 	// Contended is the share of a lock's acquisitions that had to wait, in
 	// %: lock_stat's contentions over its acquisitions.
 	Contended = "contended_"
+	// MeanWait is how long a lock's contended acquisition waited on
+	// average, from its first try to holding the lock (us, ns or ms):
+	// lock_stat's waittime-total over its contentions (waittime-avg).
+	MeanWait = "mean_wait_"
 )
 
 // SharedLines names the lines of s that can move between CPUs: its
@@ -90,7 +94,7 @@ func (s *Scenario) LineLabels(variants ...string) map[string][]string {
 // objectMetric parses the metrics of one line or lock: its prefix and the
 // object's name.
 func objectMetric(metric string) (prefix, name string, ok bool) {
-	for _, p := range []string{HITMShare, HITMOfLoads, Contended} {
+	for _, p := range []string{HITMShare, HITMOfLoads, Contended, MeanWait} {
 		if name, ok := strings.CutPrefix(metric, p); ok && name != "" {
 			return p, name, true
 		}
@@ -122,6 +126,12 @@ func objectValue(r *models.Result, prefix, name string) float64 {
 				return pct(float64(l.Contended), float64(l.Acquisitions))
 			}
 		}
+	case MeanWait: // in seconds
+		for _, l := range r.Locks {
+			if l.Name == name && l.Contended > 0 {
+				return l.WaitedNs / float64(l.Contended) / 1e9
+			}
+		}
 	}
 	return 0
 }
@@ -141,7 +151,7 @@ func (s *Scenario) objectMetricError(metric string) error {
 		return nil
 	}
 	what, have := "shared line", s.SharedLines()
-	if prefix == Contended {
+	if prefix == Contended || prefix == MeanWait {
 		what, have = "lock", s.LockNames()
 	}
 	if slices.Contains(have, name) {

@@ -15,11 +15,17 @@ import (
 func TestObjectMetrics(t *testing.T) {
 	r := &models.Result{
 		Lines: []models.LineResult{{Name: "a", Accesses: 400, HITM: 30}, {Name: "b", Accesses: 50, HITM: 10}},
-		Locks: []models.LockResult{{Name: "l", Acquisitions: 200, Contended: 50}},
+		Locks: []models.LockResult{{Name: "l", Acquisitions: 200, Contended: 50, WaitedNs: 15000}},
 	}
 	for metric, want := range map[string]float64{"hitm_share_a": 75, "hitm_share_b": 25, "hitm_of_loads_a": 7.5, "hitm_of_loads_b": 20, "contended_l": 25, "contended_m": 0} {
 		if got, err := Metric(r, metric, "%"); err != nil || math.Abs(got-want) > 1e-12 {
 			t.Errorf("%s = %v, %v; want %v", metric, got, err, want)
+		}
+	}
+	// 15 us of waiting over 50 contended acquisitions: 300 ns each.
+	for unit, want := range map[string]float64{"us": 0.3, "ns": 300, "ms": 0.0003} {
+		if got, err := Metric(r, "mean_wait_l", unit); err != nil || math.Abs(got-want) > 1e-12*want {
+			t.Errorf("mean_wait_l in %s = %v, %v; want %v", unit, got, err, want)
 		}
 	}
 }

@@ -65,6 +65,9 @@ func Metric(r *models.Result, metric, unit string) (float64, error) {
 		return 100 * r.Batch.CPUUtil, nil
 	}
 	if prefix, name, ok := objectMetric(metric); ok {
+		if prefix == MeanWait { // seconds, in a time unit
+			return objectValue(r, prefix, name) * map[string]float64{"ms": 1e3, "us": 1e6, "ns": 1e9}[unit], nil
+		}
 		return objectValue(r, prefix, name), nil
 	}
 	if label, ok := strings.CutPrefix(metric, "share_of_cycles_"); ok {

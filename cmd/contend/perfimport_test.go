@@ -59,7 +59,7 @@ func TestImportThenValidate(t *testing.T) {
 	for metric, measured := range map[string]float64{
 		"share_of_cycles__raw_spin_lock": 61.37, "share_of_cycles_ingress_enqueue": 5.93,
 		"hitm_share_qdisc_lock": 100 * 4480.0 / 6850, "hitm_of_loads_qdisc_bstats": 100 * 2370.0 / 3148,
-		"contended_qdisc_lock": 100 * 5210448.0 / 10421904,
+		"contended_qdisc_lock": 100 * 5210448.0 / 10421904, "mean_wait_qdisc_lock": 1589177.21 / 5210448,
 	} {
 		g, ok := got[metric]
 		if !ok || (g[0]-measured)*(g[0]-measured) > 1e-8*measured*measured || !(g[1] > 0 && g[1] <= 100) {
