@@ -117,17 +117,27 @@ func Learn(points []Point) Set {
 	out := make(Set, 0, len(pools))
 	for k := range pools {
 		pool := k
-		for len(pools[pool]) < MinPoints || cases(pools[pool]) < MinCases {
+		for distinct(pools[pool]) < MinPoints || cases(pools[pool]) < MinCases {
 			coarser, more := pool.coarser()
 			if !more {
 				break
 			}
 			pool = coarser
 		}
-		out = append(out, Band{Kind: k, Pool: pool, Points: len(pools[pool]), Width: Quantile(pools[pool])})
+		out = append(out, Band{Kind: k, Pool: pool, Points: distinct(pools[pool]), Width: Quantile(pools[pool])})
 	}
 	slices.SortFunc(out, func(a, b Band) int { return strings.Compare(a.Kind.String(), b.Kind.String()) })
 	return out
+}
+
+// distinct counts the points that are different figures: a figure a case
+// published twice over is one, as its weight is (Quantile).
+func distinct(points []Point) int {
+	seen := map[Point]bool{}
+	for _, p := range points {
+		seen[p] = true
+	}
+	return len(seen)
 }
 
 func cases(points []Point) int {
