@@ -3,7 +3,10 @@ package figures
 import (
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -38,7 +41,7 @@ func changes(s *scenarios.Scenario, series []*scenarios.Series, o Options) (*Fig
 	if len(groups) == 0 {
 		return nil, fmt.Errorf("%s: no series pairs a variant's reference with its base's at the same point and metric: a [[series]] needs base = \"VARIANT\" (the before) and references of both", s.Name)
 	}
-	return drawChanges(groups)
+	return drawChanges(groups, false)
 }
 
 // Changes draws the changes figure of several scenarios at once: every
@@ -59,15 +62,21 @@ func Changes(scens []*scenarios.Scenario, o Options) (*Figure, error) {
 	if len(groups) == 0 {
 		return nil, fmt.Errorf("no series of these scenarios pairs a variant's reference with its base's")
 	}
-	return drawChanges(groups)
+	f, err := drawChanges(groups, true)
+	if err != nil {
+		return nil, err
+	}
+	f.note = changesNote(groups)
+	return f, nil
 }
 
 // changeGroup is one series' changes, and each one's error band (nil
 // for none).
 type changeGroup struct {
-	se    *scenarios.Series
-	cs    []scenarios.Change
-	bands []*band.Band
+	scenario *scenarios.Scenario
+	se       *scenarios.Series
+	cs       []scenarios.Change
+	bands    []*band.Band
 }
 
 // changesOf predicts se's references and pairs them with its base; a
@@ -85,7 +94,7 @@ func changesOf(s *scenarios.Scenario, se *scenarios.Series, o Options) ([]change
 	if len(cs) == 0 {
 		return nil, nil
 	}
-	g := changeGroup{se: se, cs: cs, bands: make([]*band.Band, len(cs))}
+	g := changeGroup{scenario: s, se: se, cs: cs, bands: make([]*band.Band, len(cs))}
 	if o.Bands != nil {
 		var c band.Corpus
 		_, tags, err := c.Add(band.NewClassifier(s), s, se, rows)
@@ -101,10 +110,23 @@ func changesOf(s *scenarios.Scenario, se *scenarios.Series, o Options) ([]change
 	return []changeGroup{g}, nil
 }
 
+// zoomLo and zoomHi bound the second panel of the changes figure, drawn
+// when changes lie beyond them: most commits change a figure by less than
+// a factor of two, and on axes that hold a change of 20x they overlap.
+const zoomLo, zoomHi = 0.5, 2.0
+
+// changeShapes tell the groups apart with their colours: seven colours and
+// six shapes give 42 distinct pairs, neighbours differ in both, and the
+// two blues (the first and sixth colours) take different shapes.
+var changeShapes = []draw.GlyphDrawer{draw.RingGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.CrossGlyph{}, draw.PlusGlyph{}, draw.CircleGlyph{}}
+
 // drawChanges plots after/before, measured against predicted, on log10
 // axes drawn as linear ones (see curve.y): a change of +422% and one of -3%
-// both stay readable, and equal ratios lie equally far from 1.
-func drawChanges(groups []changeGroup) (*Figure, error) {
+// both stay readable, and equal ratios lie equally far from 1. With more
+// than one scenario, a colour and glyph is a scenario (its series are
+// one case), else a series. Beside the whole range, a second panel
+// enlarges zoomLo to zoomHi when some change lies beyond it.
+func drawChanges(groups []changeGroup, byScenario bool) (*Figure, error) {
 	f := &Figure{Kind: "changes", Header: changesHeader, panelH: Width}
 	ratio := func(pct float64) float64 { return 1 + pct/100 }
 	lo, hi := 1.0, 1.0
@@ -120,55 +142,167 @@ func drawChanges(groups []changeGroup) (*Figure, error) {
 			f.Rows = append(f.Rows, append(row, bandCells(deref(g.bands[k]), g.bands[k] != nil, c.PredictedPct)...))
 		}
 	}
+	var keys, labels []string
+	style := make([]int, len(groups))
+	for i, g := range groups {
+		key, label := g.se.Name, fmt.Sprintf("%s (against %s)", g.se.Name, g.se.Base)
+		if byScenario {
+			key, label = g.scenario.Name, g.scenario.Name
+		}
+		if style[i] = slices.Index(keys, key); style[i] < 0 {
+			style[i] = len(keys)
+			keys, labels = append(keys, key), append(labels, label)
+		}
+	}
 	// A margin of an eighth of the range each way, in logarithm.
 	span := math.Max(math.Log10(hi/lo), 0.2)
 	llo, lhi := math.Log10(lo)-span/8, math.Log10(hi)+span/8
+	zoom := lo < zoomLo || hi > zoomHi
+	full, err := f.changesPanel(groups, style, llo, lhi, nil, zoom)
+	if err != nil {
+		return nil, err
+	}
+	for i, l := range labels {
+		f.addLegend(l, changeScatter(plotter.XYs{{}}, i))
+	}
+	if !zoom {
+		return f, nil
+	}
+	zlo, zhi := math.Log10(zoomLo), math.Log10(zoomHi)
+	frame, err := plotter.NewLine(plotter.XYs{{X: zlo, Y: zlo}, {X: zhi, Y: zlo}, {X: zhi, Y: zhi}, {X: zlo, Y: zhi}, {X: zlo, Y: zlo}})
+	if err != nil {
+		return nil, err
+	}
+	frame.Color, frame.Width, frame.Dashes = midGrey, vg.Points(0.5), []vg.Length{vg.Points(2), vg.Points(1.5)}
+	full.Add(frame)
+	inside := func(c scenarios.Change) bool {
+		in := func(r float64) bool { return zoomLo <= r && r <= zoomHi }
+		return in(ratio(c.MeasuredPct)) && in(ratio(c.PredictedPct))
+	}
+	if _, err := f.changesPanel(groups, style, zlo, zhi, inside, true); err != nil {
+		return nil, err
+	}
+	n := 0
+	for _, g := range groups {
+		for _, c := range g.cs {
+			if inside(c) {
+				n++
+			}
+		}
+	}
+	titled(full, fmt.Sprintf("all %d changes", len(f.Rows)))
+	titled(f.panels[1], fmt.Sprintf("%d of them, %g to %g enlarged", n, zoomLo, zoomHi))
+	f.cols, f.panelH = 2, 1.9*vg.Inch
+	return f, nil
+}
+
+// changesPanel adds a panel of the changes keep holds (nil: all) on log
+// axes from lo to hi: the band, the diagonal, each change's bar and point.
+// A narrow panel labels fewer ticks across.
+func (f *Figure) changesPanel(groups []changeGroup, style []int, lo, hi float64, keep func(scenarios.Change) bool, narrow bool) (*plot.Plot, error) {
 	p := newPlot("measured after/before", "predicted after/before")
-	p.X.Tick.Marker, p.Y.Tick.Marker = decades{twoFive: true}, decades{twoFive: true}
+	p.X.Tick.Marker, p.Y.Tick.Marker = decades{twoFive: !narrow}, decades{twoFive: true}
+	if hi-lo < 1 {
+		p.X.Tick.Marker, p.Y.Tick.Marker = ratioTicks{sparse: narrow}, ratioTicks{}
+	}
 	// The band: a prediction within changesBand percent of the measured
 	// ratio, as wide everywhere on log axes.
 	w := math.Log10(1 + changesBand/100.0)
-	band, err := plotter.NewPolygon(plotter.XYs{{X: llo, Y: llo - w}, {X: lhi, Y: lhi - w}, {X: lhi, Y: lhi + w}, {X: llo, Y: llo + w}})
+	band, err := plotter.NewPolygon(plotter.XYs{{X: lo, Y: lo - w}, {X: hi, Y: hi - w}, {X: hi, Y: hi + w}, {X: lo, Y: lo + w}})
 	if err != nil {
 		return nil, err
 	}
 	band.Color, band.LineStyle.Width = paleGrey, 0
-	diag, err := plotter.NewLine(plotter.XYs{{X: llo, Y: llo}, {X: lhi, Y: lhi}})
+	diag, err := plotter.NewLine(plotter.XYs{{X: lo, Y: lo}, {X: hi, Y: hi}})
 	if err != nil {
 		return nil, err
 	}
 	diag.Color, diag.Width = midGrey, vg.Points(0.6)
 	p.Add(band, diag)
-	f.addLegend(fmt.Sprintf("grey: predicted within %d%% of measured", changesBand), band)
-	banded := false
+	f.addLegend(fmt.Sprintf("grey: predicted within %d%%", changesBand), band)
+	kept := make([]changeGroup, len(groups))
 	for i, g := range groups {
-		bars, err := changeBars(g, llo-span, colorOf(i))
+		kept[i] = g.only(keep)
+		bars, err := changeBars(kept[i], lo-(hi-lo), colorOf(style[i]))
 		if err != nil {
 			return nil, err
 		}
 		if bars != nil {
 			p.Add(bars)
-			banded = true
+			f.addLegend("bar: 90% error band", barThumb{barStyle(okabeIto[len(okabeIto)-1])})
 		}
 	}
-	if banded {
-		f.addLegend("bar: 90% error band, in points of the base", barThumb{barStyle(okabeIto[len(okabeIto)-1])})
-	}
-	for i, g := range groups {
+	for i, g := range kept {
 		xys := make(plotter.XYs, len(g.cs))
 		for k, c := range g.cs {
-			xys[k] = plotter.XY{X: math.Log10(ratio(c.MeasuredPct)), Y: math.Log10(ratio(c.PredictedPct))}
+			xys[k] = plotter.XY{X: math.Log10(1 + c.MeasuredPct/100), Y: math.Log10(1 + c.PredictedPct/100)}
 		}
-		sc, err := plotter.NewScatter(xys)
-		if err != nil {
-			return nil, err
+		if len(xys) > 0 {
+			p.Add(changeScatter(xys, style[i]))
 		}
-		shapes := glyphs[false]
-		sc.GlyphStyle = draw.GlyphStyle{Color: colorOf(i), Radius: vg.Points(2.2), Shape: shapes[i%len(shapes)]}
-		p.Add(sc)
-		f.addLegend(fmt.Sprintf("%s (against %s)", g.se.Name, g.se.Base), sc)
 	}
-	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = llo, lhi, llo, lhi
+	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = lo, hi, lo, hi
 	f.panels = append(f.panels, p)
-	return f, nil
+	return p, nil
+}
+
+// only is g with just the changes keep holds (all for nil).
+func (g changeGroup) only(keep func(scenarios.Change) bool) changeGroup {
+	if keep == nil {
+		return g
+	}
+	out := changeGroup{se: g.se, scenario: g.scenario}
+	for k, c := range g.cs {
+		if keep(c) {
+			out.cs, out.bands = append(out.cs, c), append(out.bands, g.bands[k])
+		}
+	}
+	return out
+}
+
+// changeScatter marks points in the i-th group's colour and glyph.
+func changeScatter(xys plotter.XYs, i int) *plotter.Scatter {
+	sc, _ := plotter.NewScatter(xys)
+	sc.GlyphStyle = draw.GlyphStyle{Color: colorOf(i), Radius: vg.Points(2.2), Shape: changeShapes[i%len(changeShapes)]}
+	return sc
+}
+
+// ratioTicks label a log10 axis that spans less than a decade at the
+// ratios a reader compares changes by; sparse ones label 0.5, 0.7, 1,
+// 1.5 and 2 and mark the rest.
+type ratioTicks struct{ sparse bool }
+
+func (t ratioTicks) Ticks(lo, hi float64) []plot.Tick {
+	var out []plot.Tick
+	for _, r := range []float64{0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.2, 1.5, 2} {
+		if v := math.Log10(r); v >= lo && v <= hi {
+			tick := plot.Tick{Value: v, Label: num(r)}
+			if t.sparse && !slices.Contains([]float64{0.5, 0.7, 1, 1.5, 2}, r) {
+				tick.Label = ""
+			}
+			out = append(out, tick)
+		}
+	}
+	return out
+}
+
+// changesNote names the machines of several scenarios' changes: each
+// profile's description after the scenarios that ran on it.
+func changesNote(groups []changeGroup) string {
+	var descs []string
+	on := map[string][]string{}
+	for _, g := range groups {
+		d := profileDescription(g.scenario, g.se.Profile)
+		if !slices.Contains(descs, d) {
+			descs = append(descs, d)
+		}
+		if !slices.Contains(on[d], g.scenario.Name) {
+			on[d] = append(on[d], g.scenario.Name)
+		}
+	}
+	parts := make([]string, len(descs))
+	for i, d := range descs {
+		parts[i] = strings.Join(on[d], ", ") + ": " + d
+	}
+	return "Machines: " + strings.Join(parts, "; ")
 }

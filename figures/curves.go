@@ -94,6 +94,7 @@ type curve struct {
 	metric, unit string
 	ylabel       string
 	logX, logY   bool
+	autoLogY     bool // a log y axis when the values span over a decade
 	refs         bool // draw the series' reference points of this metric
 }
 
@@ -151,38 +152,52 @@ func (f *Figure) addCurves(s *scenarios.Scenario, g *grid, c curve, bands *bande
 	case len(g.xs) <= 12:
 		p.X.Tick.Marker = atValues(g.xs)
 	}
+	if c.autoLogY {
+		c.logY = spansDecade(g, c, s)
+	}
 	p.Y.Tick.Marker = plainTicks{}
 	if c.logY {
-		p.Y.Tick.Marker = decades{}
+		p.Y.Tick.Marker = decades{twoFive: c.autoLogY}
 	}
 	if !c.refs {
 		bands = nil
 	}
 	// The bands go under every line, the lines under the measured points.
 	var lines []curveLine
-	banded := false
 	for vi := range g.variants {
-		l, sh, err := f.predictions(s, g, c, vi, bands)
+		l, err := f.predictions(s, g, c, vi, bands)
 		if err != nil {
 			return err
 		}
-		if sh != nil {
-			p.Add(sh)
-			banded = true
-		}
 		lines = append(lines, l)
 	}
-	for _, l := range lines {
-		if err := f.addLine(p, l.idx, l.name, l.xys, l.errs, g.reps > 1); err != nil {
-			return err
+	leader, names := coincide(lines)
+	banded := false
+	for i, l := range lines {
+		if leader[i] == i && l.shade != nil {
+			p.Add(l.shade)
+			banded = true
+		}
+	}
+	for i, l := range lines {
+		if leader[i] == i {
+			if err := f.addLine(p, l.idx, names[i], l.xys, l.errs, g.reps > 1); err != nil {
+				return err
+			}
 		}
 	}
 	if banded {
 		f.addLegend("shaded: 90% error band", swatch(okabeIto[len(okabeIto)-1]))
 	}
 	if c.refs {
-		f.addRefs(p, s, g.se, c)
+		// A measured point takes the colour of the line drawn for its variant.
+		idx := map[string]int{}
+		for i := range lines {
+			idx[g.variants[i]] = lines[leader[i]].idx
+		}
+		f.addRefs(p, g.se, c, idx)
 	}
+	padEdges(p, g.se, c)
 	if !c.logY {
 		p.Y.Min = 0
 	}
@@ -192,27 +207,30 @@ func (f *Figure) addCurves(s *scenarios.Scenario, g *grid, c curve, bands *bande
 
 // curveLine is one variant's predictions as a panel draws them.
 type curveLine struct {
-	idx  int // of the variant in the scenario: its colour and dashes
-	name string
-	xys  plotter.XYs
-	errs plotter.YErrors
+	idx   int // of the variant in the scenario: its colour and dashes
+	name  string
+	means []float64
+	xys   plotter.XYs
+	errs  plotter.YErrors
+	shade plot.Plotter // its error band; nil for none
 }
 
 // predictions adds variant vi's predicted values of c to the table and
-// returns its line and its shaded error band (nil without one).
-func (f *Figure) predictions(s *scenarios.Scenario, g *grid, c curve, vi int, bands *bander) (curveLine, plot.Plotter, error) {
+// returns its line with its shaded error band.
+func (f *Figure) predictions(s *scenarios.Scenario, g *grid, c curve, vi int, bands *bander) (curveLine, error) {
 	v := g.variants[vi]
-	l := curveLine{idx: variantIndex(s, v), name: v, xys: make(plotter.XYs, len(g.xs)), errs: make(plotter.YErrors, len(g.xs))}
+	l := curveLine{idx: variantIndex(s, v), name: v, means: make([]float64, len(g.xs)), xys: make(plotter.XYs, len(g.xs)), errs: make(plotter.YErrors, len(g.xs))}
 	low, high, has := make([]float64, len(g.xs)), make([]float64, len(g.xs)), make([]bool, len(g.xs))
 	for xi, x := range g.xs {
 		st, err := g.metric(xi, vi, c.metric, c.unit)
 		if err != nil {
-			return l, nil, fmt.Errorf("%s: series %s: %w", s.Name, g.se.Name, err)
+			return l, fmt.Errorf("%s: series %s: %w", s.Name, g.se.Name, err)
 		}
 		b, ok, err := bands.at(g.se, x, c.metric)
 		if err != nil {
-			return l, nil, fmt.Errorf("%s: series %s: %w", s.Name, g.se.Name, err)
+			return l, fmt.Errorf("%s: series %s: %w", s.Name, g.se.Name, err)
 		}
+		l.means[xi] = st.mean
 		l.xys[xi] = plotter.XY{X: x, Y: c.y(st.mean)}
 		l.errs[xi] = struct{ Low, High float64 }{c.y(st.mean) - c.y(st.lo), c.y(st.hi) - c.y(st.mean)}
 		if has[xi] = ok; ok {
@@ -222,8 +240,9 @@ func (f *Figure) predictions(s *scenarios.Scenario, g *grid, c curve, vi int, ba
 		f.Rows = append(f.Rows, append([]string{g.se.Name, v, g.se.Axis, num(x), c.metric, c.unit, "prediction",
 			num(st.mean), num(st.lo), num(st.hi), strconv.Itoa(g.reps), "contend"}, bandCells(b, ok, st.mean)...))
 	}
-	sh, err := shade(g.xs, low, high, has, colorOf(l.idx))
-	return l, sh, err
+	var err error
+	l.shade, err = shade(g.xs, low, high, has, colorOf(l.idx))
+	return l, err
 }
 
 func (f *Figure) addLine(p *plot.Plot, idx int, name string, xys plotter.XYs, errs plotter.YErrors, bars bool) error {
@@ -250,7 +269,8 @@ func (f *Figure) addLine(p *plot.Plot, idx int, name string, xys plotter.XYs, er
 
 // addRefs marks the series' measured points of c.metric on its axis:
 // filled for calibrate, outlined for validate, one shape per source.
-func (f *Figure) addRefs(p *plot.Plot, s *scenarios.Scenario, se *scenarios.Series, c curve) {
+// idx gives each variant's colour.
+func (f *Figure) addRefs(p *plot.Plot, se *scenarios.Series, c curve, idx map[string]int) {
 	for _, r := range se.Refs {
 		if r.Metric != c.metric || r.Axis != se.Axis {
 			continue
@@ -261,7 +281,7 @@ func (f *Figure) addRefs(p *plot.Plot, s *scenarios.Scenario, se *scenarios.Seri
 		}
 		cal := r.Role == "calibrate"
 		sc, _ := plotter.NewScatter(plotter.XYs{{X: r.X, Y: c.y(r.Value)}})
-		sc.GlyphStyle = draw.GlyphStyle{Color: colorOf(variantIndex(s, r.Variant)), Radius: vg.Points(2.2), Shape: glyphs[cal][slices.Index(f.sources, src)%3]}
+		sc.GlyphStyle = draw.GlyphStyle{Color: colorOf(idx[r.Variant]), Radius: vg.Points(2.2), Shape: glyphs[cal][slices.Index(f.sources, src)%3]}
 		p.Add(sc)
 		key, _ := plotter.NewScatter(plotter.XYs{{}})
 		key.GlyphStyle = sc.GlyphStyle
@@ -378,7 +398,7 @@ func scaling(s *scenarios.Scenario, series []*scenarios.Series, o Options) (*Fig
 			return nil, err
 		}
 		metric, unit := scaledMetric(se)
-		if err := f.addCurves(s, g, curve{metric: metric, unit: unit, ylabel: fmt.Sprintf("%s (%s)", scaled[metric], unit), refs: true}, bands); err != nil {
+		if err := f.addCurves(s, g, curve{metric: metric, unit: unit, ylabel: fmt.Sprintf("%s (%s)", scaled[metric], unit), autoLogY: true, refs: true}, bands); err != nil {
 			return nil, err
 		}
 		if len(series) > 1 {

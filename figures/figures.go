@@ -95,6 +95,8 @@ type Figure struct {
 	legend  []entry
 	scale   *plot.Plot // heatmap: the colour scale, under the panels
 	panelH  vg.Length
+	cols    int      // panels side by side (0: one, stacked)
+	note    string   // the caption line over the panels: the machine
 	sources []string // of reference points, in order of appearance: one glyph each
 }
 
@@ -129,23 +131,23 @@ func Make(s *scenarios.Scenario, o Options) (*Figure, error) {
 	if len(series) == 0 {
 		return nil, fmt.Errorf("%s has no series %q; it has %s", s.Name, o.Series, strings.Join(seriesNames(s), ", "))
 	}
-	switch o.Kind {
-	case "scaling":
-		return scaling(s, series, o)
-	case "insertion":
-		return insertion(s, series, o)
-	case "breakdown":
-		return breakdown(s, series, o)
-	case "heatmap":
-		return heatmap(s, series, o)
-	case "timeline":
-		return timeline(s, series, o)
-	case "changes":
-		return changes(s, series, o)
-	case "transfers":
-		return transfers(s, series, o)
+	mk, ok := kinds[o.Kind]
+	if !ok {
+		return nil, fmt.Errorf("--kind %q: use %s", o.Kind, strings.Join(Kinds, ", "))
 	}
-	return nil, fmt.Errorf("--kind %q: use %s", o.Kind, strings.Join(Kinds, ", "))
+	f, err := mk(s, series, o)
+	if err != nil {
+		return nil, err
+	}
+	if f.note == "" {
+		f.note = machineNote(s, series)
+	}
+	return f, nil
+}
+
+var kinds = map[string]func(*scenarios.Scenario, []*scenarios.Series, Options) (*Figure, error){
+	"scaling": scaling, "insertion": insertion, "breakdown": breakdown, "heatmap": heatmap,
+	"timeline": timeline, "changes": changes, "transfers": transfers,
 }
 
 func seriesNames(s *scenarios.Scenario) []string {
@@ -172,7 +174,7 @@ func (f *Figure) WriteCSV(w io.Writer) error {
 
 // Height is the figure's height when drawn width wide.
 func (f *Figure) Height(width vg.Length) vg.Length {
-	h := f.panelH*vg.Length(len(f.panels)) + f.legendHeight(width)
+	h := f.panelH*vg.Length(f.rows()) + f.legendHeight(width) + f.noteHeight(width)
 	if f.scale != nil {
 		h += scaleHeight
 	}
@@ -181,8 +183,13 @@ func (f *Figure) Height(width vg.Length) vg.Length {
 
 const scaleHeight = 0.5 * vg.Inch
 
+// columns is how many panels stand side by side, rows how many rows of
+// them there are.
+func (f *Figure) columns() int { return max(f.cols, 1) }
+
+func (f *Figure) rows() int { return (len(f.panels) + f.columns() - 1) / f.columns() }
+
 const (
-	legendRow   = legendSize * 1.3
 	legendThumb = 14
 )
 
@@ -200,12 +207,33 @@ func (f *Figure) legendColumns(width vg.Length) int {
 
 // legendHeight is the strip under the panels: the legend never covers data.
 func (f *Figure) legendHeight(width vg.Length) vg.Length {
-	cols := f.legendColumns(width)
-	rows := (len(f.legend) + cols - 1) / cols
-	if rows == 0 {
+	var h vg.Length
+	for _, l := range f.legends(width) {
+		h = max(h, l.Rectangle(draw.Canvas{}).Size().Y)
+	}
+	if h == 0 {
 		return 0
 	}
-	return vg.Points(legendRow*float64(rows) + 5)
+	return h + vg.Points(5)
+}
+
+// legends are the legend's columns, filled column by column.
+func (f *Figure) legends(width vg.Length) []*plot.Legend {
+	cols := f.legendColumns(width)
+	per := (len(f.legend) + cols - 1) / cols
+	var out []*plot.Legend
+	for col := range cols {
+		l := plot.NewLegend()
+		l.TextStyle.Font = font.From(sans, legendSize)
+		l.Top, l.Left = true, true
+		l.ThumbnailWidth = vg.Points(legendThumb)
+		l.Padding = vg.Points(1)
+		for _, e := range f.legend[min(col*per, len(f.legend)):min((col+1)*per, len(f.legend))] {
+			l.Add(e.name, e.thumbs...)
+		}
+		out = append(out, &l)
+	}
+	return out
 }
 
 // Render draws the figure width wide in format (svg, png, pdf or eps).
@@ -251,23 +279,30 @@ func checkRaster(width, height vg.Length) error {
 }
 
 func (f *Figure) draw(dc draw.Canvas) {
-	lh := f.legendHeight(dc.Max.X - dc.Min.X)
-	legend := draw.Crop(dc, 0, 0, 0, -(dc.Max.Y - dc.Min.Y - lh))
-	area := draw.Crop(dc, 0, 0, lh, 0)
+	lh, nh := f.legendHeight(dc.Max.X-dc.Min.X), f.noteHeight(dc.Max.X-dc.Min.X)
+	f.drawNote(draw.Crop(dc, 0, 0, 0, -(dc.Max.Y - dc.Min.Y - nh)))
+	legend := draw.Crop(dc, 0, 0, nh, -(dc.Max.Y - dc.Min.Y - lh - nh))
+	area := draw.Crop(dc, 0, 0, lh+nh, 0)
 	var strip draw.Canvas
 	if f.scale != nil {
 		strip = draw.Crop(area, 0, 0, 0, -(area.Max.Y - area.Min.Y - scaleHeight))
 		area = draw.Crop(area, 0, 0, scaleHeight, 0)
 	}
-	rows := make([][]*plot.Plot, len(f.panels))
-	for i, p := range f.panels {
-		rows[i] = []*plot.Plot{p}
+	cols := f.columns()
+	rows := make([][]*plot.Plot, f.rows())
+	for i := range rows {
+		rows[i] = make([]*plot.Plot, cols)
+		copy(rows[i], f.panels[i*cols:])
 	}
-	tiles := draw.Tiles{Rows: len(f.panels), Cols: 1, PadTop: vg.Points(2), PadRight: vg.Points(6), PadY: vg.Points(4)}
+	tiles := draw.Tiles{Rows: len(rows), Cols: cols, PadTop: vg.Points(2), PadRight: vg.Points(6), PadX: vg.Points(8), PadY: vg.Points(4)}
 	var last draw.Canvas
 	for i, cs := range plot.Align(rows, tiles, area) {
-		f.panels[i].Draw(cs[0])
-		last = f.panels[i].DataCanvas(cs[0])
+		for j, c := range cs {
+			if p := rows[i][j]; p != nil {
+				p.Draw(c)
+				last = p.DataCanvas(c)
+			}
+		}
 	}
 	if f.scale != nil {
 		// The scale spans exactly the data of the panel above it.
@@ -279,18 +314,9 @@ func (f *Figure) draw(dc draw.Canvas) {
 
 // drawLegend lays the entries out in columns, filled column by column.
 func (f *Figure) drawLegend(c draw.Canvas) {
-	cols := f.legendColumns(c.Max.X - c.Min.X)
-	per := (len(f.legend) + cols - 1) / cols
-	colW := (c.Max.X - c.Min.X) / vg.Length(cols)
-	for col := range cols {
-		l := plot.NewLegend()
-		l.TextStyle.Font = font.From(sans, legendSize)
-		l.Top, l.Left = true, true
-		l.ThumbnailWidth = vg.Points(legendThumb)
-		l.Padding = vg.Points(1)
-		for _, e := range f.legend[min(col*per, len(f.legend)):min((col+1)*per, len(f.legend))] {
-			l.Add(e.name, e.thumbs...)
-		}
+	ls := f.legends(c.Max.X - c.Min.X)
+	colW := (c.Max.X - c.Min.X) / vg.Length(len(ls))
+	for col, l := range ls {
 		left := vg.Points(4) + vg.Length(col)*colW
 		l.Draw(draw.Crop(c, left, -(c.Max.X - c.Min.X - left - colW), 0, -vg.Points(3)))
 	}

@@ -68,7 +68,9 @@ func main() {
 	nb.Save("changes", "Every published change: measured against predicted", f, fmt.Sprintf(`
 Each point is a change a commit measured, against the same change simulated:
 a variant's reference point over its series' base (the before) at the same
-point and metric, after/before, on log axes. On the diagonal the model
+point and metric, after/before, on log axes; one colour and glyph per
+scenario, and on the right the square from 0.5 to 2, where most changes
+lie, enlarged. On the diagonal the model
 predicts the change exactly; in the grey band its after/before is within 10%%
 of the measured one. %d of the %d changes are inside it. The bar through each
 point is its 90%% error band: the predicted change less and more the points
