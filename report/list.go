@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -21,6 +22,19 @@ func WriteList(buf *bytes.Buffer) error {
 		}
 		for _, se := range s.Series {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", name, se.Name, se.Profile, strings.Join(se.Variants, ", "))
+		}
+		if len(s.Series) == 0 {
+			// Runnable all the same (host-microbench, on the profile
+			// calibrate measures): its own profiles and every variant.
+			var profiles, variants []string
+			for p := range s.Profiles {
+				profiles = append(profiles, p)
+			}
+			slices.Sort(profiles)
+			for _, v := range s.Variants {
+				variants = append(variants, v.Name)
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", name, "-", strings.Join(profiles, ", "), strings.Join(variants, ", "))
 		}
 	}
 	return tw.Flush()
