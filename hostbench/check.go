@@ -122,7 +122,7 @@ func Series(figs []Figure, t Topology) *scenarios.Series {
 		r, _ := refOf(f, pair, field)
 		value, unit := f.Stat.Median, "ns"
 		if r.metric == "throughput" {
-			value, unit = float64(r.threads)*1e3/f.Stat.Median, "Mpps"
+			value, unit = float64(r.threads)*1e3/f.Stat.Median, "Mops/s"
 		}
 		role := "validate"
 		if r.free != "" {
