@@ -72,32 +72,11 @@ func TestAtomicOverlap(t *testing.T) {
 // reach) with MissOverlap m and no AtomicOverlap (the Zen 4 guest's costs
 // about the work).
 func TestAtomicMissOverlap(t *testing.T) {
-	for _, miss := range []float64{0.5, 1} {
-		t.Run(fmt.Sprint("miss ", miss), func(t *testing.T) {
-			const d = 400 * sim.Nanosecond
-			p := testProfile()
-			p.Atomic, p.MissOverlap = 6*sim.Nanosecond, miss
-			m := newMachine(t, p, 1)
-			steps := []cpu.Step{
-				&cpu.AccessStep{Label: m.Label("atomic_inc"), Line: newLine(t, m, "counter", false), Op: cacheline.RMW},
-				&cpu.ComputeStep{Label: m.Label("work"), D: d},
-			}
-			startAll(m, &cpu.Program{Name: "pkt", Steps: steps}, []int{0, 1})
-			run(t, m, 10*sim.Microsecond, 1010*sim.Microsecond)
-			tr := p.Latencies()[cacheline.SameSocket]
-			reach := p.Cycles(cpu.ReorderReach)
-			hidden := min(sim.Time(miss*float64(tr)), reach)
-			period := tr + p.Atomic + d - hidden
-			if got, want := rate(m), 2*perSecond(period); !within(got, want, 0.01) {
-				t.Errorf("%.4g iterations/s, want 2/(T + Atomic + D - %v) = %.4g", got, hidden, want)
-			}
-		})
-	}
 	const d = 400 * sim.Nanosecond
-	for _, overlap := range []float64{0, 0.5, 1} {
-		t.Run(fmt.Sprint(overlap), func(t *testing.T) {
+	for _, tc := range []struct{ overlap, miss float64 }{{0, 0}, {0.5, 0}, {1, 0}, {0, 0.5}, {0, 1}} {
+		t.Run(fmt.Sprintf("overlap %v miss %v", tc.overlap, tc.miss), func(t *testing.T) {
 			p := testProfile()
-			p.Atomic, p.AtomicOverlap = 6*sim.Nanosecond, overlap
+			p.Atomic, p.AtomicOverlap, p.MissOverlap = 6*sim.Nanosecond, tc.overlap, tc.miss
 			m := newMachine(t, p, 1)
 			steps := []cpu.Step{
 				&cpu.AccessStep{Label: m.Label("atomic_inc"), Line: newLine(t, m, "counter", false), Op: cacheline.RMW},
@@ -106,7 +85,7 @@ func TestAtomicMissOverlap(t *testing.T) {
 			startAll(m, &cpu.Program{Name: "pkt", Steps: steps}, []int{0, 1})
 			run(t, m, 10*sim.Microsecond, 1010*sim.Microsecond)
 			tr := p.Latencies()[cacheline.SameSocket]
-			hidden := sim.Time(overlap * float64(p.Atomic))
+			hidden := sim.Time(tc.overlap*float64(p.Atomic)) + min(sim.Time(tc.miss*float64(tr)), p.Cycles(cpu.ReorderReach))
 			period := tr + p.Atomic + d - hidden
 			if got, want := rate(m), 2*perSecond(period); !within(got, want, 0.01) {
 				t.Errorf("%.4g iterations/s, want 2/(T + Atomic + D - %v) = %.4g", got, hidden, want)
