@@ -105,7 +105,13 @@ func TestArchivedHosts(t *testing.T) {
 				switch {
 				case alone && steady && f.Stat.IQRPct() <= 100*MaxIQR:
 					t.Logf("%s x1: measured %.4g, predicted %.4g (%+.0f%%)", r.Variant, r.Measured, r.Predicted, r.ErrorPct)
-					if math.Abs(r.ErrorPct) > maxAlone {
+					why := knownMiss[run+" "+r.Variant+" x1"]
+					switch {
+					case why != "" && math.Abs(r.ErrorPct) <= maxAlone:
+						t.Errorf("%s x1: %+.0f%% off the host, within bounds: take it off knownMiss", r.Variant, r.ErrorPct)
+					case why != "":
+						t.Logf("  a known miss: %s", why)
+					case math.Abs(r.ErrorPct) > maxAlone:
 						t.Errorf("%s x1: %+.0f%% off the host, want within %v%%", r.Variant, r.ErrorPct, maxAlone)
 					}
 				case r.Role == "calibrate" && steady && math.Abs(r.ErrorPct) > 5 && !(r.Metric == "cost" && withinCycle(r.Predicted, f.Stat, cycle)):
@@ -155,6 +161,14 @@ var knownMiss = map[string]string{
 	// the counter cost 15.5 ns an add where the add alone costs 9.5, and
 	// the model makes the pair cost what the add does.
 	"epyc-f25m17-kvm-2vcpu-2026-12-02-run8.json shared-load-add": "a load then an add costs more than the add alone",
+	// Run 11 (near placement, 54.6 ns): the uncontended lock loops took
+	// 29-51% longer than on the same guest's runs 2-4 (ticket-cas 8.93 ns
+	// against 6.18, test-and-test-and-set 8.72 against 6.09), while its
+	// work, add and CAS loops took 4-7% longer: the loops' store and load
+	// of the word the atomic changes cost more in that state of the host,
+	// which no other calibrate loop shows.
+	"epyc-f25m17-kvm-2vcpu-2026-12-02-run11.json ticket-cas x1": "the host's uncontended lock loops were slower than its atomics say",
+	"epyc-f25m17-kvm-2vcpu-2026-12-02-run11.json tas x1":        "the host's uncontended lock loops were slower than its atomics say",
 }
 
 // placed reports whether the samples of a ping-pong stayed where the first

@@ -161,7 +161,14 @@ func Plan(t Topology, m Machine) []Figure {
 	for c := SMTSibling; c <= OtherSocket; c++ {
 		if p, ok := pairs[c]; ok {
 			add("pingpong "+c.String(), Job{Kernel: PingPong, CPUs: p[:]})
-			add(pingpongCASOf(c), Job{Kernel: PingPongCAS, CPUs: p[:]})
+			if simOK && c == sim {
+				// Kept to the first ping-pong's placement as a
+				// contended loop is: its ratio to that ping-pong says
+				// what a load of a modified line does.
+				contended(pingpongCASOf(c), Job{Kernel: PingPongCAS, CPUs: p[:]})
+			} else {
+				add(pingpongCASOf(c), Job{Kernel: PingPongCAS, CPUs: p[:]})
+			}
 		}
 	}
 	if len(all) >= 2 {
