@@ -168,6 +168,13 @@ func (s *shared) loop(job Job, t, iters int) {
 		}
 	case TicketLock, TASLock, MCSLock, TicketCAS:
 		x = s.locked(job, t, iters, x)
+	case MCSBare:
+		// The hand-over alone, beside the mcs loop: what the critical
+		// section's counter adds to it.
+		for range iters {
+			s.mcsLock(t)
+			s.mcsUnlock(t)
+		}
 	case Chase:
 		var i uint32
 		for range iters {

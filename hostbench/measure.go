@@ -193,6 +193,9 @@ func Plan(t Topology, m Machine) []Figure {
 			contended(fmt.Sprintf("%s x%d", k, n), Job{Kernel: k, CPUs: all[:n], Work: csUnits})
 		}
 	}
+	for n := 2; n <= len(all); n++ {
+		contended(fmt.Sprintf("%s x%d", MCSBare, n), Job{Kernel: MCSBare, CPUs: all[:n]})
+	}
 	// The ping-pongs once more, after the contended loops: a guest whose
 	// hypervisor moves its vCPUs between physical cores changes its
 	// latencies under the measurement, and the check shows by how much.
