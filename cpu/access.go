@@ -169,8 +169,9 @@ func (c *Core) access(a *account, l *cacheline.Line, op cacheline.Op, work, stal
 // (local, the part of the wait spent on the core's own stores), and for a
 // share MissOverlap of its wait for its line: on the Intel guest two threads
 // that each add to one counter and then do 50 units of work take a transfer
-// longer per add than the work (its MissOverlap is near 0), on the Zen 4
-// guest they take the work's time (near 1); and on every host a ticket lock's uncontended loop
+// longer per add than the work (its MissOverlap fits 0.07), on the Zen 4
+// guest about the work's time (0.61); and on the first two hosts archived
+// a ticket lock's uncontended loop
 // (an atomic, the section's load, store and work, the unlock's store) costs
 // what a store and an atomic cost alone (ticket x1 against store-add), the
 // section's work done while the atomic waited for the unlock's store.

@@ -78,8 +78,8 @@ type Profile struct {
 	// work after it (as far as the reorder window reaches): the work
 	// runs ahead, and the atomics behind it execute one after another
 	// once the line is there. On the Zen 4 guest the 2-thread add with 10
-	// units of work after it runs at 88% of what its work allows (it is
-	// near 1); on the Intel guest the work waits (near 0, the default).
+	// units of work after it runs at 88% of what its work allows (it fits
+	// 0.61); on the Intel guest the work waits (0.07; 0 is the default).
 	// Calibrate's 2-thread add-work10 measures it.
 	MissOverlap float64
 	// StoreDrain is how long a store sits in the store buffer before it
