@@ -175,6 +175,11 @@ func (s *shared) loop(job Job, t, iters int) {
 			s.mcsLock(t)
 			s.mcsUnlock(t)
 		}
+	case TicketBare:
+		for range iters {
+			s.ticketLock()
+			s.ticketUnlock()
+		}
 	case Chase:
 		var i uint32
 		for range iters {

@@ -34,11 +34,12 @@ const (
 	PingPongCAS                  // PingPong with waiters spinning on the CAS itself, as core-to-core tables measure
 	SharedLoadAdd                // every thread loads one shared line, then adds to it: a load followed by an atomic on a contended line
 	MCSBare                      // the MCS lock with nothing inside: its hand-over alone
+	TicketBare                   // the ticket lock with nothing inside: its hand-over alone
 	numKernels
 )
 
 var kernelNames = [numKernels]string{"work", "add", "cas", "swap", "store-add", "pingpong", "shared-add",
-	"false-share", "padded", "ticket", "tas", "mcs", "chase", "pause", "wakeup", "readers", "shared-store-add", "ticket-cas", "pingpong-cas", "shared-load-add", "mcs-bare"}
+	"false-share", "padded", "ticket", "tas", "mcs", "chase", "pause", "wakeup", "readers", "shared-store-add", "ticket-cas", "pingpong-cas", "shared-load-add", "mcs-bare", "ticket-bare"}
 
 func (k Kernel) String() string {
 	if k < numKernels {

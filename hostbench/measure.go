@@ -194,7 +194,9 @@ func Plan(t Topology, m Machine) []Figure {
 		}
 	}
 	for n := 2; n <= len(all); n++ {
-		contended(fmt.Sprintf("%s x%d", MCSBare, n), Job{Kernel: MCSBare, CPUs: all[:n]})
+		for _, k := range []Kernel{TicketBare, MCSBare} {
+			contended(fmt.Sprintf("%s x%d", k, n), Job{Kernel: k, CPUs: all[:n]})
+		}
 	}
 	// The ping-pongs once more, after the contended loops: a guest whose
 	// hypervisor moves its vCPUs between physical cores changes its
