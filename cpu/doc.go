@@ -28,7 +28,9 @@
 // loadModified). Window: the 2-thread add. MissOverlap: the 2-thread add
 // with 10 units of work after each add (add-work50 at two threads is then a
 // prediction). Calibrate's shared-load-add checks a load followed by an
-// atomic on a contended line (one transfer when Migrate). Pause: a loop of
+// atomic on a contended line (one transfer when Migrate), and its
+// ticket-bare and mcs-bare loops a lock's hand-over without the critical
+// section the ticket and mcs loops hold. Pause: a loop of
 // PAUSE; Wakeup: half a pipe round trip. Published profiles take the same
 // fields from core-to-core tables (a CAS ping-pong's one-way time is
 // SameSocket).
