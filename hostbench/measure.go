@@ -175,6 +175,13 @@ func Plan(t Topology, m Machine) []Figure {
 		add("wakeup", Job{Kernel: Wakeup, CPUs: all[:2]})
 	}
 	for n := 1; n < len(all); n++ {
+		// The first is kept to the first ping-pong's placement: its
+		// ratio to that ping-pong can say what a load of a modified line
+		// does (loadModified).
+		if n == 1 {
+			contended(fmt.Sprintf("readers x%d", n), Job{Kernel: Readers, CPUs: all[:n+1]})
+			continue
+		}
 		add(fmt.Sprintf("readers x%d", n), Job{Kernel: Readers, CPUs: all[:n+1]})
 	}
 	for n := 2; n <= len(all); n++ {
