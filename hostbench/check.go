@@ -294,7 +294,7 @@ func solve(s *scenarios.Scenario, se *scenarios.Series, run scenarios.Runner, fr
 // (and at least 0.1 ns wide), which also keeps the simulated loops from
 // running billions of operations.
 func near(free string, v float64) (lo, hi float64) {
-	if free == "profile.atomic_overlap" || free == "profile.miss_overlap" {
+	if scenarios.Overlap(free) {
 		return 0, 1
 	}
 	return v / 4, max(4*v, 0.1)

@@ -180,7 +180,7 @@ func (c *checker) knownFree(f string) bool {
 		return known
 	}
 	if key, ok := strings.CutPrefix(f, "profile."); ok {
-		return key == "atomic_overlap" || key == "miss_overlap" || (&Profile{}).field(key) != nil
+		return Overlap(f) || (&Profile{}).field(key) != nil
 	}
 	return false
 }

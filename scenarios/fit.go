@@ -64,6 +64,13 @@ func (s *Scenario) Current(se *Series) (map[string]float64, error) {
 	return out, nil
 }
 
+// Overlap reports whether free is one of the profile's overlaps
+// (atomic_overlap, miss_overlap): a fraction in [0, 1], fitted on a linear
+// scale, where every other profile value is a latency.
+func Overlap(free string) bool {
+	return free == "profile.atomic_overlap" || free == "profile.miss_overlap"
+}
+
 // Bounds returns the range a free parameter of se may take: an overlap is a
 // fraction in [0, 1]; a latency is positive and below the profile's memory
 // latency (a cache line does not cost more than DRAM), unless the file
@@ -75,7 +82,7 @@ func (s *Scenario) Bounds(se *Series, free string) (lo, hi float64) {
 	cur, _ := s.Current(&Series{Profile: se.Profile, Params: se.Params, Free: []string{free}})
 	field, isProfile := strings.CutPrefix(free, "profile.")
 	switch {
-	case free == "profile.atomic_overlap" || free == "profile.miss_overlap":
+	case Overlap(free):
 		return 0, 1
 	case isProfile && field == "memory":
 		return least, 1000
@@ -142,7 +149,7 @@ func (s *Scenario) FitWith(se *Series, seed int64, base map[string]float64, run 
 	x0 := make([]float64, len(se.Free))
 	for i, f := range se.Free {
 		lo, hi := s.Bounds(se, f)
-		bms[i] = boundMap{lo: lo, hi: hi, log: f != "profile.atomic_overlap" && f != "profile.miss_overlap"}
+		bms[i] = boundMap{lo: lo, hi: hi, log: !Overlap(f)}
 		x0[i] = bms[i].to(start[f])
 	}
 	over := func(x []float64) map[string]float64 {

@@ -134,7 +134,7 @@ func (s *Scenario) FreeUnit(se *Series, free string) string {
 		if !p.IsTime {
 			return ""
 		}
-	} else if free == "profile.atomic_overlap" || free == "profile.miss_overlap" || free == "profile.snoop" {
+	} else if Overlap(free) || free == "profile.snoop" {
 		return ""
 	}
 	return "ns"
