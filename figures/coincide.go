@@ -2,6 +2,7 @@ package figures
 
 import (
 	"math"
+	"slices"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -32,7 +33,7 @@ func coincide(lines []curveLine) (leader []int, names []string) {
 		}
 		if j := leader[i]; j != i {
 			op := " ≈ "
-			if same(lines[j].means, l.means) {
+			if slices.Equal(lines[j].means, l.means) {
 				op = " = "
 			} else {
 				exact[j] = false
@@ -56,15 +57,6 @@ func coincide(lines []curveLine) (leader []int, names []string) {
 func near(a, b []float64) bool {
 	for k := range a {
 		if math.Abs(a[k]-b[k]) > coincideTol*math.Max(math.Abs(a[k]), math.Abs(b[k])) {
-			return false
-		}
-	}
-	return true
-}
-
-func same(a, b []float64) bool {
-	for k := range a {
-		if a[k] != b[k] {
 			return false
 		}
 	}

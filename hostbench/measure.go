@@ -308,7 +308,7 @@ func MeasureAll(m Machine, plan []Figure, e Effort, progress io.Writer) ([]Figur
 		case i+1 < len(out) && f.Job.Kernel == PingPong && strings.HasSuffix(f.Name, before+out[i+1].Name):
 			loop := &out[i+1]
 			first := strings.TrimSuffix(f.Name, before+loop.Name)
-			ref, _ := medianOf(out[:i], first)
+			ref, _ := figures(out[:i]).median(first)
 			say("[%d/%d] %s, a sample of %s beside each of its own", i+2, len(out), loop.Name, first)
 			if err := measurePlaced(m, f, loop, ref, e); err != nil {
 				return nil, fmt.Errorf("%s: %w", loop.Name, err)
@@ -398,14 +398,4 @@ func measurePlaced(m Machine, pp, loop *Figure, ref float64, e Effort) error {
 	loop.Samples, loop.Stat, loop.Moved = kept, Summarize(kept), len(all)-len(kept)
 	pp.Samples, pp.Stat = keptPP, Summarize(keptPP)
 	return nil
-}
-
-// medianOf returns the median of the figure called name among figs.
-func medianOf(figs []Figure, name string) (float64, bool) {
-	for _, f := range figs {
-		if f.Name == name {
-			return f.Stat.Median, true
-		}
-	}
-	return 0, false
 }

@@ -21,8 +21,9 @@ func (w *World) acquired(c *cpu.Core, stats *LockStats, contended bool) {
 	st := &w.percpu[c.ID]
 	st.spinHeld++
 	if st.waitFor != nil {
-		stats.Waited += max(c.Now()-st.waitSince, 0)
-		w.recordWait(c.Now() - st.waitSince)
+		d := c.Now() - st.waitSince
+		stats.Waited += max(d, 0)
+		w.recordWait(d)
 	}
 	st.waitFor = nil
 }
