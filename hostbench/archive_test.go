@@ -186,6 +186,12 @@ var knownMiss = map[string]string{
 	// which no other calibrate loop shows.
 	"epyc-f25m17-kvm-2vcpu-2026-12-02-run11.json ticket-cas x1": slowAlone,
 	"epyc-f25m17-kvm-2vcpu-2026-12-02-run11.json tas x1":        slowAlone,
+	// The Intel guest (its ping-pong round trip 116-125 ns, steady): a
+	// load and then an add cost 61-66 ns a thread's operation where the
+	// add alone costs 40-42, and the model makes the pair cost the add's
+	// (+54..+89% over its five runs of 2026-12-02; these two beyond 60%).
+	"xeon-f6m167-kvm-2vcpu-2026-12-02-run2.json shared-load-add x2": loadThenAdd,
+	"xeon-f6m167-kvm-2vcpu-2026-12-02-run5.json shared-load-add x2": loadThenAdd,
 }
 
 // placed reports whether the samples of a ping-pong stayed where the first
@@ -303,8 +309,10 @@ func TestArchiveIndex(t *testing.T) {
 	if got := Archived(Identity{CPUID: "AuthenticAMD family 25 model 1 stepping 1", CPU: "AMD EPYC", CPUs: 2}); len(got) != 5 {
 		t.Errorf("the EPYC guest is archived as %v, want its five runs that say their cpuid", got)
 	}
-	if got := Archived(Identity{CPUID: "GenuineIntel family 6 model 167 stepping 1", CPU: "Intel(R) Xeon(R) Processor", CPUs: 2}); len(got) != 0 {
-		t.Errorf("a guest whose model name is the archived Intel guest's, with a cpuid, is archived as %v; those runs do not say their cpuid", got)
+	// The Intel guest's first three runs do not say their cpuid; it is
+	// archived by the five of 2026-12-02 that do, not by its model name.
+	if got := Archived(Identity{CPUID: "GenuineIntel family 6 model 167 stepping 1", CPU: "Intel(R) Xeon(R) Processor", CPUs: 2}); len(got) != 5 || !strings.HasPrefix(got[0], "xeon-f6m167-") {
+		t.Errorf("the Intel guest, with its cpuid, is archived as %v, want its five runs that say their cpuid", got)
 	}
 	if got := Archived(Identity{CPUID: "GenuineIntel family 6 model 143 stepping 8", CPU: "Intel(R) Xeon(R) Platinum 8480+", CPUs: 224}); len(got) != 0 {
 		t.Errorf("a machine never measured is archived as %v", got)
