@@ -194,6 +194,28 @@ func (c *Core) executed(a *account, work, stall State, now, exec, local sim.Time
 	return exec + p.Atomic
 }
 
+// afterAtomic holds a load step of the line the latest atomic step wrote,
+// done at at, until the profile's LoadAfterAtomic after that atomic
+// completed. No load passes a locked instruction on x86, and one that
+// reads the word the atomic wrote waits for its store to reach the cache:
+// on the Intel guest a load and then an add on one counter cost the add
+// and 3.1 ns, where a load of another word after an add (the ticket lock's
+// spin on its head after the xadd of its tail) costs about an L1 hit. So
+// the load does not hide in the atomic's shadow, and the work after it
+// waits with it; with two threads, the ops an owner fits in the time it
+// keeps the line are fewer (calibrate's 2-thread shared-load-add). Lock
+// steps' own accesses do not come here: they touch other words of their
+// line.
+func (c *Core) afterAtomic(a *account, at sim.Time) sim.Time {
+	after := c.M.prof.LoadAfterAtomic
+	if after == 0 || c.rmwDone+after <= at {
+		return at
+	}
+	c.unshade()
+	a.add(Stall, c.rmwDone+after-at)
+	return c.rmwDone + after
+}
+
 // stored finishes a store issued at now whose line is at the core at done:
 // it goes into the store buffer and the core goes on after a cycle. It
 // commits a cycle after its line is there, plus the profile's drain: on the

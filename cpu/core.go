@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"contend/cacheline"
 	"contend/sim"
 )
 
@@ -82,11 +83,13 @@ type Core struct {
 	local    sim.Time
 	lastFire sim.Time // time of the latest Fire, and how many Fires it has had
 	stuck    int
-	shadow   sim.Time // what is left of the latest atomic's time that independent compute after it overlaps
-	hitShade sim.Time // the same for loads that hit and stores' issue, which use other ports
-	early    []early  // lines independent loads asked for ahead of their step (loadsAhead)
-	indep    bool     // the program has an independent load: a load that waits looks ahead for it
-	rmwWait  sim.Time // how long the latest atomic waited for its line
+	shadow   sim.Time        // what is left of the latest atomic's time that independent compute after it overlaps
+	hitShade sim.Time        // the same for loads that hit and stores' issue, which use other ports
+	early    []early         // lines independent loads asked for ahead of their step (loadsAhead)
+	indep    bool            // the program has an independent load: a load that waits looks ahead for it
+	rmwWait  sim.Time        // how long the latest atomic waited for its line
+	rmwLine  *cacheline.Line // the line of the latest atomic step, and when it completed (afterAtomic)
+	rmwDone  sim.Time
 	// The store buffer: commit times of the stores still in it, oldest at
 	// sbHead, in a ring of the profile's capacity. Stores commit in order.
 	sb      []sim.Time

@@ -27,8 +27,10 @@
 // Migrate: the readers loop against that ping-pong (hostbench's
 // loadModified). Window: the 2-thread add. MissOverlap: the 2-thread add
 // with 10 units of work after each add (add-work50 at two threads is then a
-// prediction). Calibrate's shared-load-add checks a load followed by an
-// atomic on a contended line (one transfer when Migrate), and its
+// prediction). LoadAfterAtomic: shared-load-add on one CPU (a load of the
+// counter, then an add on it) against add; the same loop at two threads,
+// a load followed by an atomic on a contended line (one transfer when
+// Migrate), is then a prediction. Calibrate's
 // ticket-bare and mcs-bare loops a lock's hand-over without the critical
 // section the ticket and mcs loops hold. Pause: a loop of
 // PAUSE; Wakeup: half a pipe round trip. Published profiles take the same

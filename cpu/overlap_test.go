@@ -188,3 +188,52 @@ func TestStoreAfterAtomicAsksMeanwhile(t *testing.T) {
 		})
 	}
 }
+
+// A load of the word the atomic before it wrote returns LoadAfterAtomic
+// after that atomic, unhidden, and the work after it waits with it: a loop
+// [load L, RMW L, compute D] takes Atomic + LoadAfterAtomic + D, where with
+// LoadAfterAtomic 0 the load hits in the atomic's shadow (Atomic + D, less
+// what the shadow hides of D). A load of another line is not held.
+func TestLoadAfterAtomic(t *testing.T) {
+	const atomic, after, d = 12 * sim.Nanosecond, 5 * sim.Nanosecond, 20 * sim.Nanosecond
+	for _, tc := range []struct {
+		name   string
+		after  sim.Time
+		other  bool     // the load is of another line
+		period sim.Time // worked out by hand
+	}{
+		{"held", after, false, atomic + after + d},
+		{"not given", 0, false, atomic + d - atomic/2},
+		{"another line", after, true, atomic + d - atomic/2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := testProfile()
+			p.Atomic, p.AtomicOverlap, p.LoadAfterAtomic = atomic, 0.5, tc.after
+			p.L1Hit = sim.Nanosecond
+			m := newMachine(t, p, 1)
+			ctr := newLine(t, m, "counter", false)
+			loaded := ctr
+			if tc.other {
+				loaded = newLine(t, m, "limit", false)
+			}
+			read, inc, work := m.Label("atomic_read"), m.Label("atomic_inc"), m.Label("work")
+			steps := []cpu.Step{
+				&cpu.AccessStep{Label: read, Line: loaded, Op: cacheline.Load},
+				&cpu.ComputeStep{Label: work, D: d},
+				&cpu.AccessStep{Label: inc, Line: ctr, Op: cacheline.RMW},
+			}
+			startAll(m, &cpu.Program{Name: "dst_alloc", Steps: steps}, []int{0})
+			const n = 20000
+			run(t, m, 2*p.Memory+100*tc.period, 2*p.Memory+(100+n)*tc.period)
+			c := m.Cores()[0]
+			if c.Completed < n-1 || c.Completed > n+1 {
+				t.Errorf("%d iterations in %d periods of %v, want %d", c.Completed, n, tc.period, n)
+			}
+			if tc.after > 0 && !tc.other {
+				if got, want := c.Time(read, cpu.Stall), sim.Time(c.Completed)*after; got < want*99/100 || got > want*101/100 {
+					t.Errorf("atomic_read stalled %v, want %d × %v", got, c.Completed, after)
+				}
+			}
+		})
+	}
+}

@@ -87,6 +87,14 @@ type Profile struct {
 	// tight lock/unlock loop every lock pays for the previous unlock's store;
 	// in a real code path the drain finishes under other work.
 	StoreDrain sim.Time
+	// LoadAfterAtomic is how long after an atomic completes a load of
+	// the word it wrote returns: on x86 no load passes a locked
+	// instruction, and the one that reads its result waits for its store
+	// to reach the cache, its latency not hidden under the atomic's. The
+	// Intel guest's load-then-add loop costs its add and 3.1 ns. Calibrate's
+	// 1-thread shared-load-add measures it; 0, the default, lets such a
+	// load hit in the atomic's shadow as any other does.
+	LoadAfterAtomic sim.Time
 
 	// LLCOccupancy is how long the home (LLC slice) of a line is busy with
 	// one read it serves: the lookup, without the trip over the ring or mesh.
@@ -173,6 +181,7 @@ func (p *Profile) Validate() error {
 		{"l1_hit", p.L1Hit}, {"llc_hit", p.LLCHit}, {"smt_sibling", p.SMTSibling}, {"same_socket", p.SameSocket},
 		{"other_llc", p.OtherLLC}, {"other_socket", p.OtherSocket}, {"memory", p.Memory}, {"atomic", p.Atomic},
 		{"wakeup", p.Wakeup}, {"store_drain", p.StoreDrain}, {"pause", p.Pause}, {"llc_occupancy", p.LLCOccupancy},
+		{"load_after_atomic", p.LoadAfterAtomic},
 	} {
 		if f.v < 0 {
 			return bad(f.name, "negative latency %v; latencies are durations such as \"40ns\"", f.v)

@@ -65,6 +65,9 @@ func (c *Core) run(now sim.Time) (inline int) {
 					c.loadsAhead(pc, t)
 				}
 			}
+			if o.line == c.rmwLine && o.acc == cacheline.Load {
+				at = c.afterAtomic(o.acct, at)
+			}
 		default:
 			c.pc, c.ahead, c.local = pc, ahead, t
 			var out Outcome

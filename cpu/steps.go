@@ -44,6 +44,7 @@ func (s *AccessStep) Exec(c *Core) (Outcome, sim.Time) {
 	line := s.LineOf(c)
 	done := c.Access(s.Label, line, s.Op)
 	if s.Op == cacheline.RMW {
+		c.rmwLine, c.rmwDone = line, done
 		if c.rmwWait > 0 && !c.nested {
 			if l := c.storeAhead(line); l != nil {
 				c.PrefetchW(l)

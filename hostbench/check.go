@@ -48,6 +48,9 @@ func refOf(f Figure, pair PairClass, pairField string) (ref, bool) {
 		r.free = "profile.atomic_overlap"
 	case j.Kernel == StoreAdd:
 		r.free = "profile.store_drain"
+	case j.Kernel == SharedLoadAdd && n == 1:
+		// The load waits for the add before it: how long is the core's.
+		r.free = "profile.load_after_atomic"
 	case j.Kernel == SharedAdd && j.Work == 10 && n == 2:
 		// Whether the work after a waiting atomic runs ahead is the
 		// core's too: the same add with 10 units of work after it.

@@ -13,6 +13,7 @@ import (
 type fakeMachine struct {
 	topo                                             Topology
 	unit, atomic, overlap, drain, l1, llc, mem, xfer float64 // ns, except overlap; xfer is a one-way ping-pong
+	after                                            float64 // ns: a load of the word an atomic just wrote, after it
 	noise                                            float64 // relative
 	outliers                                         float64 // fraction of disturbed samples
 	rng                                              *rand.Rand
@@ -29,10 +30,15 @@ type fakeMachine struct {
 	flipRuns   int
 	flipFactor float64
 	flipCount  int
+	// A ping-pong whose first slowRuns runs take slowFactor times as long:
+	// a placement the guest leaves soon after the loops begin.
+	slowRuns   int
+	slowFactor float64
+	ppRuns     int
 }
 
 func newFake(topo Topology) *fakeMachine {
-	return &fakeMachine{topo: topo, unit: 1.25, atomic: 6, overlap: 0.5, drain: 1, l1: 1.5, llc: 12, mem: 90, xfer: 50,
+	return &fakeMachine{topo: topo, unit: 1.25, atomic: 6, overlap: 0.5, drain: 1, l1: 1.5, llc: 12, mem: 90, xfer: 50, after: 3,
 		noise: 0.01, outliers: 0.2, rng: rand.New(rand.NewPCG(1, 2)), seen: map[string]bool{}}
 }
 
@@ -49,6 +55,11 @@ func (m *fakeMachine) cost(j Job) float64 {
 		return m.atomic + work - math.Min(m.overlap*m.atomic, work)
 	case StoreAdd:
 		return m.unit/cyclesPerUnit + m.drain + m.atomic
+	case SharedLoadAdd:
+		if len(j.CPUs) == 1 {
+			// The load waits for the add before it, and its store.
+			return m.atomic + m.after
+		}
 	case Chase:
 		switch {
 		case j.Bytes <= 32<<10:
@@ -80,6 +91,12 @@ func (m *fakeMachine) Run(j Job, iters int) (time.Duration, error) {
 			m.xfer = x
 		}
 		m.flipCount++
+	}
+	if j.Kernel == PingPong {
+		if m.ppRuns < m.slowRuns {
+			c *= m.slowFactor
+		}
+		m.ppRuns++
 	}
 	d := c * float64(iters) * (1 + m.noise*(2*m.rng.Float64()-1))
 	if !m.seen[j.String()] {

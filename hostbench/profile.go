@@ -122,6 +122,7 @@ var fields = []field{
 	{"atomic", 'd', []string{"add"}, direct("add", 1, "LOCK XADD on an owned line, tight loop")},
 	{"atomic_overlap", 'n', []string{"add-work10", "work10", "add"}, overlap},
 	{"store_drain", 'd', []string{"store-add", "add", "work50"}, drain},
+	{"load_after_atomic", 'd', []string{"shared-load-add x1", "add"}, loadAfterAtomic},
 	{"wakeup", 'd', []string{"wakeup"}, direct("wakeup", 0.5, "half a pipe round trip between threads blocked in read(2)")},
 	{"pause", 'd', []string{"pause"}, direct("pause", 1, "one PAUSE in a loop of them")},
 	{"load_modified", 'm', []string{"readers x1", pingpongOf(SameLLC), pingpongCASOf(SameLLC)}, loadModified},
@@ -275,6 +276,15 @@ func missOverlap(fs figures, _ Topology) (float64, string, bool) {
 		return 0, "", false
 	}
 	return min(max((add+work-both)/add, 0), 1), "the share of a contended atomic's wait that the work after it runs in, from the 2-thread add with 10 units of work after it", true
+}
+
+// loadAfterAtomic is how long after an atomic a load of the word it wrote
+// returns: a load and an add on one counter, uncontended, cost the add and
+// that (the loop's load waits for the add of the iteration before).
+func loadAfterAtomic(fs figures, _ Topology) (float64, string, bool) {
+	both, ok1 := fs.median("shared-load-add x1")
+	at, ok2 := fs.median("add")
+	return math.Max(both-at, 0), "shared-load-add x1 - add: a load of the word the add before it wrote", ok1 && ok2
 }
 
 // drain is what the atomic after a store waits for beyond the store's own

@@ -73,7 +73,7 @@ func (c *checker) profile(name string, p profileRaw) {
 		{"l1_hit", p.L1Hit}, {"smt_sibling", p.SMTSibling}, {"same_socket", p.SameSocket},
 		{"other_socket", p.OtherSocket}, {"memory", p.Memory}, {"atomic", p.Atomic}, {"wakeup", p.Wakeup},
 		{"store_drain", p.StoreDrain}, {"llc_hit", p.LLCHit}, {"other_llc", p.OtherLLC}, {"pause", p.Pause},
-		{"llc_occupancy", p.LLCOccupancy}, {"snoop_window", p.SnoopWindow},
+		{"llc_occupancy", p.LLCOccupancy}, {"snoop_window", p.SnoopWindow}, {"load_after_atomic", p.LoadAfterAtomic},
 	} {
 		if f.val == "" && optionalLatency[f.key] {
 			continue
@@ -141,7 +141,7 @@ func (c *checker) profile(name string, p profileRaw) {
 
 // optionalLatency are the profile latencies a file may leave out: a zero
 // store_drain and pause, an llc_hit and other_llc equal to same_socket.
-var optionalLatency = map[string]bool{"store_drain": true, "llc_hit": true, "other_llc": true, "pause": true, "llc_occupancy": true, "snoop_window": true}
+var optionalLatency = map[string]bool{"store_drain": true, "llc_hit": true, "other_llc": true, "pause": true, "llc_occupancy": true, "snoop_window": true, "load_after_atomic": true}
 
 // resolve turns the written latencies into times at the profile's clock.
 func (p *Profile) resolve() {
@@ -178,6 +178,8 @@ func (p *Profile) field(key string) *sim.Time {
 		return &p.LLCOccupancy
 	case "snoop_window":
 		return &p.Window
+	case "load_after_atomic":
+		return &p.LoadAfterAtomic
 	}
 	return nil
 }
