@@ -98,9 +98,15 @@ func (r *refLine) holds(core int) bool { return r.perCPU || r.owner == core || r
 // only sharer). Reads served from the LLC, memory or a copy on the same
 // socket free the line after the occupancy; everything else (a copy read
 // from another socket included) after the transfer and the hold.
+// A store's hold is how long until it commits: it counts only for whether
+// the store commits before a core giving the line up lets it go.
 func (r *refLine) access(now sim.Time, core int, op cacheline.Op, hold sim.Time) (bool, sim.Time, cacheline.Distance) {
 	r.accesses++
-	grace := !(op == cacheline.Store && r.prevTaken) && r.prev == core && now < r.prevTill && now+hold <= r.prevTill
+	until := hold
+	if op == cacheline.Store {
+		hold = 0
+	}
+	grace := !(op == cacheline.Store && r.prevTaken) && r.prev == core && now < r.prevTill && now+until <= r.prevTill
 	r.graced = grace && !r.holds(core)
 	if r.perCPU || r.owner == core || (op == cacheline.Load && r.sharers[core]) || grace {
 		r.hits++

@@ -193,10 +193,16 @@ func (r Result) Hit() bool { return r.From == Local }
 // the cost of every case. A hit completes at now: executing the instruction
 // is the core's business. Hold is how long the requester keeps the line
 // locked once it has it (an atomic's execution); later ownership requests
-// wait for it.
+// wait for it. For a store, hold is instead how long after now it commits
+// (leaves the store buffer): a core giving the line up may still write it
+// only if the store commits before the line goes (graceHit).
 func (s *System) Access(now sim.Time, core int, l *Line, op Op, hold sim.Time) Result {
 	if op != Load && l.readOnly {
 		panicReadOnly(l, op)
+	}
+	commit := sim.Time(0)
+	if op == Store {
+		commit, hold = hold, 0
 	}
 	if s.Hit(now, core, l, op, hold) {
 		return Result{Done: now, From: Local}
@@ -204,7 +210,7 @@ func (s *System) Access(now sim.Time, core int, l *Line, op Op, hold sim.Time) R
 	st := &l.Stats
 	st.Accesses++
 	st.ByCore[core]++
-	if l.graceHit(now, core, op, hold) {
+	if l.graceHit(now, core, op, max(hold, commit)) {
 		if op != Load && l.prevLeft > 0 {
 			l.prevLeft--
 		}
@@ -362,7 +368,11 @@ func (s *System) Hit(now sim.Time, core int, l *Line, op Op, hold sim.Time) bool
 // before then (and, for a locked one, finishes before then) is a hit too;
 // but not a plain store when another core asked to own the line: the store
 // leaves the store buffer after the snoop has come, while a locked
-// instruction holds the line as it executes.
+// instruction holds the line as it executes. Nor, under a read, a store
+// that commits after the snoop comes (hold is then the time to its
+// commit): a ticket lock's unlock behind a store that waits for its line
+// leaves the buffer once the waiter's re-read has taken the lock's line,
+// and must take it back.
 // Nor a write past the count the window allows (prevLeft, from Write).
 func (l *Line) graceHit(now sim.Time, core int, op Op, hold sim.Time) bool {
 	return !(op == Store && l.prevTaken) && !(op != Load && l.prevLeft == 0) && l.prev == core && now < l.prevTill && now+hold <= l.prevTill

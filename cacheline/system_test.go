@@ -401,6 +401,32 @@ func TestMigrateTakesAModifiedLine(t *testing.T) {
 	}
 }
 
+// Under a read that takes the line, the old owner's store hits only if it
+// commits before the line goes (the store's hold is the time to its
+// commit): a ticket lock's unlock waiting in the store buffer behind a
+// store that waits for its own line commits after the waiter's spin has
+// taken the lock's line, and must take it back, behind that read.
+func TestStoreCommitsBeforeTheLineGoes(t *testing.T) {
+	for _, tc := range []struct {
+		commit sim.Time
+		hit    bool
+	}{{5 * sim.Nanosecond, true}, {20 * sim.Nanosecond, false}} {
+		s, ls := newSystem(t, grid{n: 4, perSocket: 4}, "lock")
+		s.Migrate, s.Window = true, 10*sim.Nanosecond
+		l := ls[0]
+		s.Access(0, 0, l, cacheline.Store, 0) // modified at core 0
+		t0 := 1000 * sim.Nanosecond
+		read := s.Access(t0, 2, l, cacheline.Load, 0) // core 2's spin takes it
+		r := s.Access(t0+2*sim.Nanosecond, 0, l, cacheline.Store, tc.commit)
+		if r.Hit() != tc.hit {
+			t.Errorf("a store committing %v after it issues, 2 ns into a 10 ns window: hit %v, want %v", tc.commit, r.Hit(), tc.hit)
+		}
+		if !tc.hit && r.Done < read.Done+testLat[cacheline.SameSocket] {
+			t.Errorf("the store that missed had the line at %v, before the read that took it (%v) and a transfer back", r.Done, read.Done)
+		}
+	}
+}
+
 // A line marked read-only is a promise that no store or atomic reaches it:
 // a core that has a copy keeps it through every other core's loads, and a
 // write that comes all the same, hit or miss, breaks the promise and panics.

@@ -140,6 +140,10 @@ func (c *Core) access(a *account, l *cacheline.Line, op cacheline.Op, work, stal
 	// A hit in the core's own copy is served inline, without a call.
 	done := now
 	if !c.M.lines.Hit(now, c.ID, l, op, hold) {
+		if op == cacheline.Store {
+			// When the store would commit were its line here.
+			hold = max(c.drained, now+c.M.storeIssue+p.StoreDrain) - now
+		}
 		done = c.M.lines.Access(now, c.ID, l, op, hold).Done
 	}
 	if op == cacheline.Store {

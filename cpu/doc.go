@@ -31,8 +31,10 @@
 // counter, then an add on it) against add; the same loop at two threads,
 // a load followed by an atomic on a contended line (one transfer when
 // Migrate), is then a prediction. Calibrate's
-// ticket-bare and mcs-bare loops a lock's hand-over without the critical
-// section the ticket and mcs loops hold. Pause: a loop of
+// ticket-bare and mcs-bare loops check a lock's hand-over without the
+// critical section the ticket and mcs loops hold, and ticket-store one
+// whose section only stores (the unlock's store then commits behind a
+// store that waits for its line). Pause: a loop of
 // PAUSE; Wakeup: half a pipe round trip. Published profiles take the same
 // fields from core-to-core tables (a CAS ping-pong's one-way time is
 // SameSocket).

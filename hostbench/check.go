@@ -83,7 +83,7 @@ func variantOf(j Job) (string, bool) {
 	switch j.Kernel {
 	case Add, SharedAdd:
 		return "add" + workSuffix(j.Work), j.Work == 0 || j.Work == 10 || j.Work == 50
-	case CAS, Swap, StoreAdd, PingPong, FalseShare, Padded, TicketLock, TASLock, MCSLock, MCSBare, TicketBare, SharedStoreAdd, SharedLoadAdd, TicketCAS, PingPongCAS:
+	case CAS, Swap, StoreAdd, PingPong, FalseShare, Padded, TicketLock, TASLock, MCSLock, MCSBare, TicketBare, TicketStore, SharedStoreAdd, SharedLoadAdd, TicketCAS, PingPongCAS:
 		return j.Kernel.String(), true
 	}
 	return "", false

@@ -166,7 +166,7 @@ func (s *shared) loop(job Job, t, iters int) {
 			atomic.AddUint64(p, 1)
 			x = lcg(x, w)
 		}
-	case TicketLock, TASLock, MCSLock, TicketCAS:
+	case TicketLock, TASLock, MCSLock, TicketCAS, TicketStore:
 		x = s.locked(job, t, iters, x)
 	case MCSBare:
 		// The hand-over alone, beside the mcs loop: what the critical
@@ -266,6 +266,11 @@ func (s *shared) locked(job Job, t, iters int, x uint64) uint64 {
 		case TicketCAS:
 			s.ticketLock()
 			x = s.criticalCAS(x, job.Work)
+			s.ticketUnlock()
+		case TicketStore:
+			s.ticketLock()
+			s.protected.v = x
+			x = lcg(x, job.Work)
 			s.ticketUnlock()
 		}
 	}

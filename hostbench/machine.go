@@ -35,11 +35,12 @@ const (
 	SharedLoadAdd                // every thread loads one shared line, then adds to it: a load followed by an atomic on a contended line
 	MCSBare                      // the MCS lock with nothing inside: its hand-over alone
 	TicketBare                   // the ticket lock with nothing inside: its hand-over alone
+	TicketStore                  // the ticket lock whose section stores the counter without reading it: the unlock's store waits behind one that waits for its line
 	numKernels
 )
 
 var kernelNames = [numKernels]string{"work", "add", "cas", "swap", "store-add", "pingpong", "shared-add",
-	"false-share", "padded", "ticket", "tas", "mcs", "chase", "pause", "wakeup", "readers", "shared-store-add", "ticket-cas", "pingpong-cas", "shared-load-add", "mcs-bare", "ticket-bare"}
+	"false-share", "padded", "ticket", "tas", "mcs", "chase", "pause", "wakeup", "readers", "shared-store-add", "ticket-cas", "pingpong-cas", "shared-load-add", "mcs-bare", "ticket-bare", "ticket-store"}
 
 func (k Kernel) String() string {
 	if k < numKernels {

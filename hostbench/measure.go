@@ -205,6 +205,7 @@ func Plan(t Topology, m Machine) []Figure {
 		for _, k := range []Kernel{TicketBare, MCSBare} {
 			contended(fmt.Sprintf("%s x%d", k, n), Job{Kernel: k, CPUs: all[:n]})
 		}
+		contended(fmt.Sprintf("%s x%d", TicketStore, n), Job{Kernel: TicketStore, CPUs: all[:n], Work: csUnits})
 	}
 	// The ping-pongs once more, after the contended loops: a guest whose
 	// hypervisor moves its vCPUs between physical cores changes its
