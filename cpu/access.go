@@ -142,7 +142,7 @@ func (c *Core) access(a *account, l *cacheline.Line, op cacheline.Op, work, stal
 	if !c.M.lines.Hit(now, c.ID, l, op, hold) {
 		if op == cacheline.Store {
 			// When the store would commit were its line here.
-			hold = max(c.drained, now+c.M.storeIssue+p.StoreDrain) - now
+			hold = c.commitAt(now) - now
 		}
 		done = c.M.lines.Access(now, c.ID, l, op, hold).Done
 	}
@@ -227,12 +227,18 @@ func (c *Core) afterAtomic(a *account, at sim.Time) sim.Time {
 // an L1 load's latency (store-add 6.39-6.53 ns against add 6.08-6.24, with
 // l1_hit 1.56).
 func (c *Core) stored(a *account, work State, now, done sim.Time) sim.Time {
-	cyc := c.M.storeIssue
 	c.landed = max(c.landed, done)
-	c.pushStore(max(c.drained, done+cyc+c.M.prof.StoreDrain))
-	d := c.hideHit(cyc)
+	c.pushStore(c.commitAt(done))
+	d := c.hideHit(c.M.storeIssue)
 	a.add(work, d)
 	return now + d
+}
+
+// commitAt is when a store whose line is at the core at done leaves the
+// store buffer: a cycle and the profile's drain after that, and after the
+// stores before it.
+func (c *Core) commitAt(done sim.Time) sim.Time {
+	return max(c.drained, done+c.M.storeIssue+c.M.prof.StoreDrain)
 }
 
 // ReorderReach is how far, in cycles, an out-of-order core runs independent

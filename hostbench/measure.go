@@ -244,31 +244,28 @@ func warmUp(m Machine, e Effort) error {
 	for _, c := range m.Topology().CPUs {
 		cpus = append(cpus, c.ID)
 	}
-	job := Job{Kernel: Work, CPUs: cpus, Work: 50}
-	for iters := 1024; ; iters *= 2 {
-		d, err := m.Run(job, iters)
-		if err != nil || d >= 50*e.Sample || iters >= 1<<40 {
-			return err
-		}
-	}
+	return warm(m, Job{Kernel: Work, CPUs: cpus, Work: 50}, 50*e.Sample)
 }
 
-// warmTraffic plays ping-pong between two CPUs for a while: on the Intel
-// guest the first ping-pong after the loops of one CPU took 143-165 ns in
-// three runs of eight, steady over its 61 samples and measured twice, and
-// every ping-pong after it 117-135 (as if the uncore's clock rose only
-// once lines moved between cores for a second or two).
+// warmTraffic plays ping-pong between two CPUs for a while (runs that
+// double up to one of 100 samples, about 200 in all): on the Intel guest
+// the first ping-pong after the loops of one CPU took 143-165 ns in three
+// runs of eight, steady over its 61 samples and measured twice, and every
+// ping-pong after it 117-135 (as if the uncore's clock rose only once
+// lines moved between cores for a second or two).
 func warmTraffic(m Machine, cpus []int, e Effort) error {
-	job := Job{Kernel: PingPong, CPUs: cpus}
-	var spent time.Duration
-	for iters := 1024; spent < 200*e.Sample && iters < 1<<40; iters *= 2 {
+	return warm(m, Job{Kernel: PingPong, CPUs: cpus}, 100*e.Sample)
+}
+
+// warm runs job with twice the iterations each time until one run takes
+// long.
+func warm(m Machine, job Job, long time.Duration) error {
+	for iters := 1024; ; iters *= 2 {
 		d, err := m.Run(job, iters)
-		if err != nil {
+		if err != nil || d >= long || iters >= 1<<40 {
 			return err
 		}
-		spent += d
 	}
-	return nil
 }
 
 // MeasureAll measures every figure of plan, after a warm-up, reporting
