@@ -164,6 +164,9 @@ type Calibration struct {
 	// Notes says which rows were predicted on a profile refitted to the
 	// ping-pong measured just before their loop (followDrift).
 	Notes []string
+	// Timed sets the accesses timed alone beside the profile's transfer
+	// and atomic (noteTimed); empty when the machine did not time them.
+	Timed string
 	topo  Topology
 }
 
@@ -198,7 +201,34 @@ func Calibrate(figs []Figure, t Topology, prov Provenance, run func(*scenarios.S
 	if c.Rows, err = s.Predict(c.Series, s.Run.Seed, nil, run(s)); err != nil {
 		return nil, err
 	}
-	return c, c.followDrift(s, run(s))
+	if err := c.followDrift(s, run(s)); err != nil {
+		return nil, err
+	}
+	c.noteTimed()
+	return c, nil
+}
+
+// noteTimed sets the accesses timed alone beside the profile's transfer and
+// atomic: the model has one latency a transfer, whatever the line's state
+// and the access, and these say how far each kind is from it.
+func (c *Calibration) noteTimed() {
+	fs := figures(c.Figures)
+	pair, field, ok := simulatedPair(fs, c.topo)
+	if !ok {
+		return
+	}
+	what := map[Kernel]string{LoadModified: "a load of a line the other CPU modified", RMWModified: "an atomic on it", RMWShared: "an atomic on a line both read"}
+	var parts []string
+	for _, k := range []Kernel{LoadModified, RMWModified, RMWShared} {
+		if m, ok := fs.median(transactionOf(k, pair)); ok {
+			parts = append(parts, fmt.Sprintf("%s %.4g ns", what[k], m))
+		}
+	}
+	if len(parts) == 0 {
+		return
+	}
+	c.Timed = fmt.Sprintf("timed alone between the %s pair: %s; the profile's transfer (%s) is %.4g ns and its atomic %.4g",
+		pair, strings.Join(parts, ", "), field, c.Values[field].V, c.Values["atomic"].V)
 }
 
 // MaxDrift is how far a ping-pong measured later may stray from the one

@@ -72,6 +72,8 @@ func (m *fakeMachine) cost(j Job) float64 {
 		// Two passes, each a read and a CAS of the other's line: two
 		// transfers (xfer less the atomic) and the atomic.
 		return 2 * (2*(m.xfer-m.atomic) + m.atomic)
+	case LoadModified, RMWModified, RMWShared:
+		return m.xfer
 	case Pause:
 		return 10
 	case Wakeup:

@@ -16,11 +16,18 @@ import (
 // Host runs jobs on this machine, one OS thread pinned per CPU of the job.
 type Host struct {
 	topo Topology
-	// The memory of the last job, kept for its next run: building a
-	// random cycle through a large array takes longer than walking it.
-	last     string
-	lastData *shared
-	ops      uint64 // the last run's shared counter, cumulative over runs of one job
+	// Each job's memory, kept for its next run: building a random cycle
+	// through a large array takes longer than walking it, and every
+	// sample of a figure is then measured on the same lines, though
+	// calibrate measures another loop between two of them. The contended
+	// line is one for every job: on a mesh a line's home (its slice of
+	// the last-level cache) decides part of what a transfer costs (on the
+	// Emerald Rapids guest a ping-pong round trip takes 116-141 ns on one
+	// line or another), so the ping-pong the transfer is fitted to and
+	// the loops it predicts share it.
+	data map[string]*shared
+	one  *line
+	ops  uint64 // the last run's shared counter
 }
 
 // NewHost reads the topology from /sys, keeping the CPUs this process may
@@ -37,14 +44,16 @@ func NewHost() (*Host, error) {
 	if len(t.CPUs) == 0 {
 		return nil, fmt.Errorf("this process may run on none of the online CPUs")
 	}
-	return &Host{topo: t}, nil
+	return &Host{topo: t, data: map[string]*shared{}, one: new(line)}, nil
 }
 
 // Topology implements Machine.
 func (h *Host) Topology() Topology { return h.topo }
 
 // Supports implements Machine.
-func (h *Host) Supports(k Kernel) bool { return k != Pause || havePause }
+func (h *Host) Supports(k Kernel) bool {
+	return (k != Pause || havePause) && (!k.timed() || haveTSC) && (!k.timed() || len(h.topo.CPUs) >= 2)
+}
 
 // Run implements Machine. Every thread pins itself, then all wait at a
 // start line so that contended loops really overlap; each times its own
@@ -56,12 +65,15 @@ func (h *Host) Run(job Job, iters int) (time.Duration, error) {
 		return 0, fmt.Errorf("%v: no CPUs", job)
 	}
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	// Readers and the CAS ping-pong count from the start on fresh lines;
-	// the others do not care.
-	if h.last != job.String() || job.Kernel == Readers || job.Kernel == PingPongCAS {
-		h.last, h.lastData = job.String(), newShared(len(job.CPUs), job)
+	s := h.data[job.String()]
+	if s == nil {
+		s = newShared(len(job.CPUs), job)
+		s.one = h.one
+		h.data[job.String()] = s
 	}
-	s := h.lastData
+	// Readers, the CAS ping-pong and the timed kernels count their turns
+	// from the start.
+	s.restart()
 	var ready, start atomic.Int32
 	elapsed := make([]time.Duration, len(job.CPUs))
 	errs := make([]error, len(job.CPUs))
@@ -115,6 +127,9 @@ func (h *Host) Run(job Job, iters int) (time.Duration, error) {
 		}
 	}
 	h.ops = s.count(job)
+	if job.Kernel.timed() {
+		return s.tsc.accessTime(elapsed[0]), nil
+	}
 	return slices.Max(elapsed), nil
 }
 
@@ -155,4 +170,15 @@ func wakeups(pipes [2][2]int, t, iters int) error {
 		}
 	}
 	return nil
+}
+
+// accessTime is the time a timed kernel's accesses took, less its
+// brackets: the time-stamp counter's counts turned into time by the rate
+// it ran at over the first thread's run (elapsed).
+func (c tscCounts) accessTime(elapsed time.Duration) time.Duration {
+	if c.end <= c.start || elapsed <= 0 || c.op <= c.base {
+		return 0
+	}
+	perNS := float64(c.end-c.start) / float64(elapsed.Nanoseconds())
+	return time.Duration(float64(c.op-c.base) / perNS)
 }

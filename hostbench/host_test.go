@@ -31,7 +31,9 @@ func TestHostLoops(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", f.Name, err)
 			}
-			if d <= 0 {
+			// A timed kernel gives its access less a hit's time, which
+			// between two threads of one core may be nothing.
+			if d <= 0 && !(f.Job.Kernel.timed() && d == 0) {
 				t.Errorf("%s: took %v", f.Name, d)
 			}
 			switch f.Job.Kernel {

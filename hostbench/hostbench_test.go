@@ -1,6 +1,7 @@
 package hostbench
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -327,6 +328,18 @@ func TestCalibrateTheModel(t *testing.T) {
 			t.Errorf("%s %s x%v: measured on the model %.4g, simulated %.4g (%+.1f%%)", r.Role, r.Variant, r.X, r.Measured, r.Predicted, r.ErrorPct)
 		}
 	}
+	// The model has one latency a transfer: the accesses timed alone are
+	// each that, and the note sets them beside the fitted one.
+	note := cal.Timed
+	var load, rmw, shared, xfer float64
+	if _, err := fmt.Sscanf(note[strings.Index(note, "modified ")+len("modified "):], "%g ns, an atomic on it %g ns, an atomic on a line both read %g ns; the profile's transfer (same_socket) is %g",
+		&load, &rmw, &shared, &xfer); err != nil {
+		t.Fatalf("note %q: %v", note, err)
+	}
+	for _, v := range []float64{load, rmw, shared} {
+		within(t, "a timed access", v, truth.SameSocket.Nanoseconds(), 0.01)
+	}
+	within(t, "the fitted transfer", xfer, truth.SameSocket.Nanoseconds(), 0.02)
 }
 
 // A latency's spread is its figures' IQR read as a normal one's (IQR/1.349

@@ -45,6 +45,10 @@ type shared struct {
 		tail uint32
 		_    [124]byte
 	}
+	// The timed kernels: the second line they hand the turn over on, and
+	// the first thread's counts of the time-stamp counter.
+	flag   *line
+	tsc    tscCounts
 	nodes  []mcsNode
 	cycle  []uint32 // Chase: index of the next element, one per 64 bytes
 	stored *line    // SharedStoreAdd: the line every thread stores to
@@ -60,7 +64,7 @@ type mcsNode struct {
 }
 
 func newShared(threads int, job Job) *shared {
-	s := &shared{one: new(line), protected: new(line), stored: new(line)}
+	s := &shared{one: new(line), protected: new(line), stored: new(line), flag: new(line)}
 	for range threads {
 		s.own = append(s.own, new(line))
 		s.other = append(s.other, new(line))
@@ -70,6 +74,16 @@ func newShared(threads int, job Job) *shared {
 		s.cycle = randomCycle(max(job.Bytes/64, 2))
 	}
 	return s
+}
+
+// restart sets the counters a loop counts its turns on back to zero
+// before a run, keeping the lines: readers' round numbers, the CAS
+// ping-pong's ball and the timed kernels' handshake.
+func (s *shared) restart() {
+	s.one.v, s.flag.v, s.tsc = 0, 0, tscCounts{}
+	for _, l := range s.own {
+		l.v = 0
+	}
 }
 
 // randomCycle links n slots, 64 bytes apart (16 uint32), in one random cycle
@@ -190,6 +204,8 @@ func (s *shared) loop(job Job, t, iters int) {
 		pause(iters)
 	case Readers:
 		s.readers(t, len(job.CPUs), iters)
+	case LoadModified, RMWModified, RMWShared:
+		s.transaction(job.Kernel, t, iters)
 	}
 	sink.Add(x)
 }
@@ -340,4 +356,67 @@ func (s *shared) mcsUnlock(t int) {
 		}
 	}
 	s.nodes[next-1].locked = 0
+}
+
+// tscCounts are the first thread's time-stamp counts in a timed kernel:
+// the accesses timed, the same brackets around a load that hits (what the
+// brackets themselves cost), and the whole run.
+type tscCounts struct{ op, base, start, end uint64 }
+
+// transaction runs a timed kernel: each iteration the second thread puts
+// the line in the state the kernel names (modified in its cache, or read by
+// both), hands the turn over on the flag line, and the first thread times
+// its one access of the line between two reads of the time-stamp counter,
+// less what the same brackets around a load of its own line take. The
+// handshake's own transfers are outside the brackets. Only two threads
+// take part.
+func (s *shared) transaction(k Kernel, t, iters int) {
+	p, f := &s.one.v, &s.flag.v
+	if t == 1 {
+		for i := range uint64(iters) {
+			turn := 4 * i
+			for atomic.LoadUint64(f) != turn {
+			}
+			atomic.StoreUint64(p, i) // modified here
+			atomic.StoreUint64(f, turn+1)
+			if k == RMWShared {
+				for atomic.LoadUint64(f) != turn+2 {
+				}
+				_ = atomic.LoadUint64(p) // and read here after the first thread read it: shared
+				atomic.StoreUint64(f, turn+3)
+			}
+		}
+		return
+	}
+	if t != 0 {
+		return
+	}
+	own := &s.own[t].v
+	var x uint64
+	s.tsc.start = rdtsc()
+	for i := range uint64(iters) {
+		turn := 4 * i
+		for atomic.LoadUint64(f) != turn+1 {
+		}
+		if k == RMWShared {
+			x += atomic.LoadUint64(p)
+			atomic.StoreUint64(f, turn+2)
+			for atomic.LoadUint64(f) != turn+3 {
+			}
+		}
+		a := rdtsc()
+		x += atomic.LoadUint64(own)
+		b := rdtsc()
+		if k == LoadModified {
+			x += atomic.LoadUint64(p)
+		} else {
+			x += atomic.AddUint64(p, 1)
+		}
+		c := rdtsc()
+		s.tsc.base += b - a
+		s.tsc.op += c - b
+		atomic.StoreUint64(f, turn+4)
+	}
+	s.tsc.end = rdtsc()
+	sink.Add(x)
 }

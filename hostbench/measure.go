@@ -170,6 +170,18 @@ func Plan(t Topology, m Machine) []Figure {
 			} else {
 				add(pingpongCASOf(c), Job{Kernel: PingPongCAS, CPUs: p[:]})
 			}
+			// One access of each kind timed alone, the per-state
+			// latencies of SOSP'13's tables: a load of a line the
+			// other CPU modified, an atomic on it, and an atomic on
+			// a line both read (the upgrade).
+			for _, k := range []Kernel{LoadModified, RMWModified, RMWShared} {
+				j := Job{Kernel: k, CPUs: p[:]}
+				if simOK && c == sim {
+					contended(transactionOf(k, c), j)
+				} else {
+					add(transactionOf(k, c), j)
+				}
+			}
 		}
 	}
 	if len(all) >= 2 {
@@ -217,6 +229,10 @@ func Plan(t Topology, m Machine) []Figure {
 	}
 	return out
 }
+
+// transactionOf names the figure of a timed kernel between a pair of
+// class c.
+func transactionOf(k Kernel, c PairClass) string { return k.String() + " " + c.String() }
 
 // again names a figure measured a second time, at the end of the plan;
 // before, one measured just before the figure whose name follows.

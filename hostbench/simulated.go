@@ -85,6 +85,13 @@ func (m *Simulated) cost(job Job) (float64, error) {
 		return p.Pause.Nanoseconds(), nil
 	case Wakeup:
 		return 2 * p.Wakeup.Nanoseconds(), nil
+	case LoadModified, RMWModified, RMWShared:
+		// The model has one latency for a transfer at each distance,
+		// whatever the line's state and the access.
+		c := m.topo.Class(m.topo.CPUs[job.CPUs[0]], m.topo.CPUs[job.CPUs[1]])
+		lat := map[PairClass]float64{SMTSibling: p.SMTSibling.Nanoseconds(), SameLLC: p.SameSocket.Nanoseconds(),
+			OtherLLC: p.OtherLLC.Nanoseconds(), OtherSocket: p.OtherSocket.Nanoseconds()}[c]
+		return lat, nil
 	case Readers:
 		// Four transfers a round: one ping-pong round trip where a load
 		// leaves the writer a copy, two where it takes the line

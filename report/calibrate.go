@@ -63,6 +63,9 @@ func RenderCalibration(buf *bytes.Buffer, format string, c Calibration) error {
 		for _, n := range cal.Notes {
 			fmt.Fprintf(buf, "note: %s\n", n)
 		}
+		if cal.Timed != "" {
+			fmt.Fprintf(buf, "note: %s\n", cal.Timed)
+		}
 		for _, f := range cal.Unsteady() {
 			fmt.Fprintf(buf, "warning: %s, which the profile is fitted to, spread over %.0f%% of its median (Q1 %s ns, Q3 %s ns): the machine changed while it was measured (a guest whose vCPUs moved?), and the profile describes neither state: calibrate again\n", f.Name, f.Stat.IQRPct(), Fixed(f.Stat.Q1), Fixed(f.Stat.Q3))
 		}

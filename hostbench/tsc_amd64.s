@@ -1,0 +1,11 @@
+#include "textflag.h"
+
+// func rdtsc() uint64
+TEXT ·rdtsc(SB), NOSPLIT, $0-8
+	LFENCE
+	RDTSC
+	LFENCE
+	SHLQ $32, DX
+	ORQ  DX, AX
+	MOVQ AX, ret+0(FP)
+	RET
