@@ -149,6 +149,7 @@ const (
 	farHandOver = "a hand-over between far vCPUs costs more transfers than the model's"
 	loadThenAdd = "a load then an add costs more than the add alone"
 	slowAlone   = "the host's uncontended lock loops were slower than its atomics say"
+	holderKeeps = "the holder re-takes the test-and-test-and-set lock inside the owner's window, where the machine hands it over"
 )
 
 // knownMiss lists the steady loops of archived runs that the model misses
@@ -192,6 +193,18 @@ var knownMiss = map[string]string{
 	// (+54..+89% over its five runs of 2026-12-02; these two beyond 60%).
 	"xeon-f6m167-kvm-2vcpu-2026-12-02-run2.json shared-load-add x2": loadThenAdd,
 	"xeon-f6m167-kvm-2vcpu-2026-12-02-run5.json shared-load-add x2": loadThenAdd,
+	// The Emerald Rapids guest: its test-and-test-and-set loop takes
+	// 130-150 ns a thread's operation in every run (69-76 ns an
+	// acquisition, under one transfer of 76-80), steady. The model gives
+	// 91-100 ns where its owner's window, fitted to the 2-thread add, is
+	// 31-34 ns (runs 2, 3, 6-10: +25..+66%), and 140 where it is 26-28
+	// (runs 4, 5: -6%): with the longer window the holder's unlock and
+	// its next CAS both fall inside it, the waiter's read finds the lock
+	// taken again, and the model's 0.67 transfers an acquisition keep one
+	// CPU holding the lock for thousands in a row. Ending the window at
+	// the unlock's store instead makes every acquisition cost two
+	// transfers (8.4-9.5 M/s, 35-40% too slow).
+	"xeon-f6m207-kvm-2vcpu-2026-12-02-run9.json tas x2": holderKeeps,
 }
 
 // placed reports whether the samples of a ping-pong stayed where the first
