@@ -327,6 +327,11 @@ func TestArchiveIndex(t *testing.T) {
 	if got := Archived(Identity{CPUID: "GenuineIntel family 6 model 167 stepping 1", CPU: "Intel(R) Xeon(R) Processor", CPUs: 2}); len(got) != 15 || !strings.HasPrefix(got[0], "xeon-f6m167-") {
 		t.Errorf("the Intel guest, with its cpuid, is archived as %v, want its fifteen runs that say their cpuid", got)
 	}
+	// The Emerald Rapids guest shares the Intel guest's model name and
+	// CPU count, not its cpuid.
+	if got := Archived(Identity{CPUID: "GenuineIntel family 6 model 207 stepping 2", CPU: "Intel(R) Xeon(R) Processor", CPUs: 2}); len(got) != 10 || !strings.HasPrefix(got[0], "xeon-f6m207-") {
+		t.Errorf("the Emerald Rapids guest is archived as %v, want its ten runs", got)
+	}
 	if got := Archived(Identity{CPUID: "GenuineIntel family 6 model 143 stepping 8", CPU: "Intel(R) Xeon(R) Platinum 8480+", CPUs: 224}); len(got) != 0 {
 		t.Errorf("a machine never measured is archived as %v", got)
 	}
