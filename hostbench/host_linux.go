@@ -52,7 +52,7 @@ func (h *Host) Topology() Topology { return h.topo }
 
 // Supports implements Machine.
 func (h *Host) Supports(k Kernel) bool {
-	return (k != Pause || havePause) && (!k.timed() || haveTSC) && (!k.timed() || len(h.topo.CPUs) >= 2)
+	return (k != Pause || havePause) && (!k.timed() || haveTSC && len(h.topo.CPUs) >= 2)
 }
 
 // Run implements Machine. Every thread pins itself, then all wait at a
