@@ -2,8 +2,12 @@ package main
 
 import (
 	"bytes"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -160,4 +164,76 @@ func lineAt(lines []string, i int) string {
 		return lines[i]
 	}
 	return "(end of file)"
+}
+
+// corpusSeries are the scaling corpus's series, as docs/accuracy.md's
+// section on it names them.
+var corpusSeries = []string{"x5-4-", "8176-", "x5550-", "i7-8750h-", "ivbex-"}
+
+// TestReadmeStandings keeps the counts README.md and docs/accuracy.md
+// state in words equal to the validate block of docs/accuracy.md (which
+// TestReadmeValidateTable keeps equal to what validate prints): the
+// changes within 10 points, and the scaling corpus's validate points
+// within 25% and beyond 50%.
+func TestReadmeStandings(t *testing.T) {
+	t.Chdir("../..")
+	acc := readDoc(t, "docs/accuracy.md")
+	begin := strings.Index(acc, "<!-- validate: begin")
+	end := strings.Index(acc, "<!-- validate: end -->")
+	if begin < 0 || end < begin {
+		t.Fatal("docs/accuracy.md has no validate block")
+	}
+	var points, within25, beyond50, changes, within10 int
+	for _, line := range strings.Split(acc[begin:end], "\n") {
+		f := strings.Fields(line)
+		switch {
+		case len(f) > 4 && f[len(f)-1] == "points" && strings.HasPrefix(f[len(f)-2], "±") && f[len(f)-3] == "points":
+			// A change: ... MISSED BY "x points", BAND "±y points".
+			missed := parsePct(t, f[len(f)-4])
+			changes++
+			if math.Abs(missed) <= 10 {
+				within10++
+			}
+		case len(f) > 2 && slices.Contains(f, "validate") && slices.ContainsFunc(corpusSeries, func(p string) bool { return strings.HasPrefix(f[0], p) }):
+			i := slices.Index(f, "validate")
+			e := math.Abs(parsePct(t, strings.TrimSuffix(f[i-1], "%")))
+			points++
+			if e <= 25 {
+				within25++
+			}
+			if e > 50 {
+				beyond50++
+			}
+		}
+	}
+	if points == 0 || changes == 0 {
+		t.Fatalf("read %d corpus points and %d changes from docs/accuracy.md's validate block", points, changes)
+	}
+	readme := readDoc(t, "README.md")
+	for file, want := range map[string][]string{
+		"README.md": {
+			fmt.Sprintf("%d of %d\n  are predicted within 10%%", within10, changes),
+			fmt.Sprintf("scaling corpus's %d validate points", points),
+			fmt.Sprintf("%d are within 25%% and %d are\n  more than 50%% off", within25, beyond50),
+		},
+		"docs/accuracy.md": {
+			fmt.Sprintf("Of their %d validate points %d (%.0f%%) are within 25%% and %d are more than 50%% off", points, within25, 100*float64(within25)/float64(points), beyond50),
+		},
+	} {
+		text := map[string]string{"README.md": readme, "docs/accuracy.md": acc}[file]
+		for _, w := range want {
+			if !strings.Contains(text, w) {
+				t.Errorf("%s does not say %q, which docs/accuracy.md's validate block gives", file, w)
+			}
+		}
+	}
+}
+
+func parsePct(t *testing.T, s string) float64 {
+	t.Helper()
+	v, err := strconv.ParseFloat(strings.TrimPrefix(s, "+"), 64)
+	if err != nil {
+		t.Fatalf("%q is not a number: %v", s, err)
+	}
+	return v
 }
