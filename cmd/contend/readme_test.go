@@ -194,9 +194,8 @@ func TestReadmeStandings(t *testing.T) {
 			if math.Abs(missed) <= 10 {
 				within10++
 			}
-		case len(f) > 2 && slices.Contains(f, "validate") && slices.ContainsFunc(corpusSeries, func(p string) bool { return strings.HasPrefix(f[0], p) }):
-			i := slices.Index(f, "validate")
-			e := math.Abs(parsePct(t, strings.TrimSuffix(f[i-1], "%")))
+		case slices.Index(f, "validate") > 0 && slices.ContainsFunc(corpusSeries, func(p string) bool { return strings.HasPrefix(f[0], p) }):
+			e := math.Abs(parsePct(t, strings.TrimSuffix(f[slices.Index(f, "validate")-1], "%")))
 			points++
 			if e <= 25 {
 				within25++
@@ -209,21 +208,22 @@ func TestReadmeStandings(t *testing.T) {
 	if points == 0 || changes == 0 {
 		t.Fatalf("read %d corpus points and %d changes from docs/accuracy.md's validate block", points, changes)
 	}
-	readme := readDoc(t, "README.md")
-	for file, want := range map[string][]string{
-		"README.md": {
+	for _, doc := range []struct {
+		file, text string
+		says       []string
+	}{
+		{"README.md", readDoc(t, "README.md"), []string{
 			fmt.Sprintf("%d of %d\n  are predicted within 10%%", within10, changes),
 			fmt.Sprintf("scaling corpus's %d validate points", points),
 			fmt.Sprintf("%d are within 25%% and %d are\n  more than 50%% off", within25, beyond50),
-		},
-		"docs/accuracy.md": {
+		}},
+		{"docs/accuracy.md", acc, []string{
 			fmt.Sprintf("Of their %d validate points %d (%.0f%%) are within 25%% and %d are more than 50%% off", points, within25, 100*float64(within25)/float64(points), beyond50),
-		},
+		}},
 	} {
-		text := map[string]string{"README.md": readme, "docs/accuracy.md": acc}[file]
-		for _, w := range want {
-			if !strings.Contains(text, w) {
-				t.Errorf("%s does not say %q, which docs/accuracy.md's validate block gives", file, w)
+		for _, w := range doc.says {
+			if !strings.Contains(doc.text, w) {
+				t.Errorf("%s does not say %q, which docs/accuracy.md's validate block gives", doc.file, w)
 			}
 		}
 	}
