@@ -6,8 +6,9 @@
 // test-and-set and MCS locks written in Go, dependent loads (L1 and memory),
 // a PAUSE spin iteration, a thread wake-up, and single accesses of a line
 // in a known state timed with the time-stamp counter (amd64). Threads are
-// pinned one per CPU and timed with the monotonic clock; every figure is a median over repeated
-// samples, with its interquartile range and sample count. The work and atomic
+// pinned one per CPU and timed with the monotonic clock; every figure is a
+// median over repeated samples, with its interquartile range and sample
+// count. The work and atomic
 // loops of one CPU are sampled in interleaved rounds, so that a burst of noise on the host
 // spreads over all of them instead of spoiling one.
 //
