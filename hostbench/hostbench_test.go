@@ -284,15 +284,21 @@ func TestProvenance(t *testing.T) {
 	// the command name holds spaces and parentheses.
 	stat := "42 (a (b) c) R " + strings.Repeat("0 ", 36) + "1 1 0 0"
 	fs := fstest.MapFS{
-		"proc/cpuinfo":              {Data: []byte("processor\t: 0\nmodel name\t: AMD EPYC\ncpu MHz\t\t: 2096.006\nflags\t\t: fpu hypervisor lm\n")},
-		"proc/sys/kernel/osrelease": {Data: []byte("6.18.44\n")},
-		"proc/loadavg":              {Data: []byte("0.10 0.20 0.30 1/100 42\n")},
-		"proc/self/stat":            {Data: []byte(stat + "\n")},
+		"proc/cpuinfo": {Data: []byte("processor\t: 0\nmodel name\t: AMD EPYC\ncpu MHz\t\t: 2096.006\nflags\t\t: fpu hypervisor lm sse4a avx2 clzero\n")},
+		"sys/devices/system/cpu/cpu0/cache/index0/level": {Data: []byte("1\n")},
+		"sys/devices/system/cpu/cpu0/cache/index0/type":  {Data: []byte("Data\n")},
+		"sys/devices/system/cpu/cpu0/cache/index0/size":  {Data: []byte("32K\n")},
+		"sys/devices/system/cpu/cpu0/cache/index1/level": {Data: []byte("2\n")},
+		"sys/devices/system/cpu/cpu0/cache/index1/type":  {Data: []byte("Unified\n")},
+		"sys/devices/system/cpu/cpu0/cache/index1/size":  {Data: []byte("512K\n")},
+		"proc/sys/kernel/osrelease":                      {Data: []byte("6.18.44\n")},
+		"proc/loadavg":                                   {Data: []byte("0.10 0.20 0.30 1/100 42\n")},
+		"proc/self/stat":                                 {Data: []byte(stat + "\n")},
 	}
 	p := ReadProvenance(fs, time.Date(2026, 11, 30, 7, 0, 0, 0, time.UTC))
 	want := Provenance{CPU: "AMD EPYC", MHz: "2096.006", Kernel: "6.18.44", Hypervisor: "yes (cpuid hypervisor flag)",
-		Load: "0.10 0.20 0.30 1/100 42", Sched: "SCHED_FIFO priority 1"}
-	if p.CPU != want.CPU || p.MHz != want.MHz || p.Kernel != want.Kernel || p.Hypervisor != want.Hypervisor || p.Load != want.Load || p.Sched != want.Sched {
+		Load: "0.10 0.20 0.30 1/100 42", Sched: "SCHED_FIFO priority 1", Caches: "L1d 32K L2 512K", Features: "avx2 sse4a clzero"}
+	if p.Caches != want.Caches || p.Features != want.Features || p.CPU != want.CPU || p.MHz != want.MHz || p.Kernel != want.Kernel || p.Hypervisor != want.Hypervisor || p.Load != want.Load || p.Sched != want.Sched {
 		t.Errorf("provenance %+v, want %+v", p, want)
 	}
 }

@@ -16,8 +16,16 @@ type Provenance struct {
 	// CPUID is vendor, family, model and stepping from /proc/cpuinfo
 	// ("GenuineIntel family 6 model 167 stepping 1"): what tells one
 	// kind of machine from another where model names are generic.
-	CPUID      string    `json:"cpuid"`
-	MHz        string    `json:"mhz"` // the clock /proc/cpuinfo reports (nominal in a guest)
+	CPUID string `json:"cpuid"`
+	MHz   string `json:"mhz"` // the clock /proc/cpuinfo reports (nominal in a guest)
+	// Caches are CPU 0's caches from /sys ("L1d 48K L1i 32K L2 2048K
+	// L3 107520K"), and Features the flags of /proc/cpuinfo that tell
+	// x86 generations apart (featureMarks): a guest's cpuid may name a
+	// model the host is not (a Sapphire Rapids host archived as family 6
+	// model 167 has AMX and 2 MiB of L2 a core), and these say which
+	// core the loops ran on.
+	Caches     string    `json:"caches,omitempty"`
+	Features   string    `json:"features,omitempty"`
 	Kernel     string    `json:"kernel"`
 	Hypervisor string    `json:"hypervisor"` // "" on bare metal
 	Date       time.Time `json:"date"`
@@ -44,8 +52,11 @@ func ReadProvenance(fsys fs.FS, now time.Time) Provenance {
 			p.CPU = v
 		case k == "cpu MHz" && p.MHz == "":
 			p.MHz = v
-		case k == "flags" && p.Hypervisor == "" && strings.Contains(" "+v+" ", " hypervisor "):
-			p.Hypervisor = "yes (cpuid hypervisor flag)"
+		case k == "flags" && p.Features == "":
+			if strings.Contains(" "+v+" ", " hypervisor ") {
+				p.Hypervisor = "yes (cpuid hypervisor flag)"
+			}
+			p.Features = marks(v)
 		}
 	}
 	if id["vendor_id"] != "" {
@@ -57,10 +68,57 @@ func ReadProvenance(fsys fs.FS, now time.Time) Provenance {
 	if t := firstLine(fsys, "sys/hypervisor/type"); t != "" {
 		p.Hypervisor = t
 	}
+	p.Caches = caches(fsys)
 	p.Kernel = firstLine(fsys, "proc/sys/kernel/osrelease")
 	p.Load = firstLine(fsys, "proc/loadavg")
 	p.Sched = policy(firstLine(fsys, "proc/self/stat"))
 	return p
+}
+
+// featureMarks are flags of /proc/cpuinfo that first came with one x86
+// generation, oldest first: AVX2 (Haswell, Zen 1), AVX-512 (Skylake-SP),
+// the VNNI, GFNI and VAES of Ice Lake and Zen 4, SERIALIZE and
+// MOVDIR64B (Sapphire Rapids and later client cores), AMX and
+// AVX512-FP16 (Sapphire Rapids), AVX-VNNI (Alder Lake, Zen 5 client and
+// Sapphire Rapids), and AMD's own: SSE4a, CLZERO (Zen), RDPRU (Zen 2).
+var featureMarks = []string{"avx2", "avx512f", "avx512_vnni", "gfni", "vaes", "serialize", "movdir64b",
+	"amx_tile", "avx512_fp16", "avx_vnni", "sse4a", "clzero", "rdpru"}
+
+// marks returns those of featureMarks that flags, a flags line of
+// /proc/cpuinfo, has, in featureMarks' order.
+func marks(flags string) string {
+	have := map[string]bool{}
+	for _, f := range strings.Fields(flags) {
+		have[f] = true
+	}
+	var out []string
+	for _, m := range featureMarks {
+		if have[m] {
+			out = append(out, m)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// caches reads CPU 0's caches from /sys: level, type and size of each.
+func caches(fsys fs.FS) string {
+	var out []string
+	for i := 0; ; i++ {
+		dir := fmt.Sprintf("sys/devices/system/cpu/cpu0/cache/index%d/", i)
+		level, size := firstLine(fsys, dir+"level"), firstLine(fsys, dir+"size")
+		if level == "" || size == "" {
+			break
+		}
+		name := "L" + level
+		switch firstLine(fsys, dir+"type") {
+		case "Data":
+			name += "d"
+		case "Instruction":
+			name += "i"
+		}
+		out = append(out, name+" "+size)
+	}
+	return strings.Join(out, " ")
 }
 
 // policy reads the scheduling policy and real-time priority from a line of
@@ -106,6 +164,8 @@ func (p Provenance) lines() []string {
 	return []string{
 		fmt.Sprintf("cpu: %s (%s MHz reported by /proc/cpuinfo)", or(p.CPU, "unknown"), or(p.MHz, "?")),
 		"cpuid: " + or(p.CPUID, "unknown"),
+		"caches: " + or(p.Caches, "unknown"),
+		"features: " + or(p.Features, "none of those calibrate records"),
 		"kernel: " + or(p.Kernel, "unknown"),
 		"hypervisor: " + or(p.Hypervisor, "none detected"),
 		"date: " + p.Date.Format(time.RFC3339),
