@@ -241,10 +241,11 @@ func (c *Core) commitAt(done sim.Time) sim.Time {
 	return max(c.drained, done+c.M.storeIssue+c.M.prof.StoreDrain)
 }
 
-// ReorderReach is how far, in cycles, an out-of-order core runs independent
-// work past an instruction that waits: a reorder buffer of about 224 entries
+// DefaultReorderReach is how far, in cycles, an out-of-order core runs
+// independent work past an instruction that waits, where the profile does
+// not say (Profile.ReorderReach): a reorder buffer of about 224 entries
 // (Skylake, Zen 2 and 3) at two instructions a cycle.
-const ReorderReach = 112
+const DefaultReorderReach = 112
 
 // Fence waits for the store buffer to drain, as a locked instruction does,
 // and executes an atomic on a line the core owns.

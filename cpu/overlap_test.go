@@ -65,7 +65,7 @@ func TestAtomicOverlap(t *testing.T) {
 // they never ask for the line at once: every atomic waits one transfer T for
 // the line the other core took. The share AtomicOverlap of the atomic's
 // execution runs under the work, and of the wait for the line only the
-// share MissOverlap, as far as the reorder window reaches (ReorderReach
+// share MissOverlap, as far as the reorder window reaches (DefaultReorderReach
 // cycles): an iteration takes T + Atomic + D - overlap·Atomic with the
 // default MissOverlap of 0 (calibrate's add-work50 at two threads costs the
 // work and a transfer on the Intel guest), and T + Atomic + D - min(m·T,
@@ -85,7 +85,7 @@ func TestAtomicMissOverlap(t *testing.T) {
 			startAll(m, &cpu.Program{Name: "pkt", Steps: steps}, []int{0, 1})
 			run(t, m, 10*sim.Microsecond, 1010*sim.Microsecond)
 			tr := p.Latencies()[cacheline.SameSocket]
-			hidden := sim.Time(tc.overlap*float64(p.Atomic)) + min(sim.Time(tc.miss*float64(tr)), p.Cycles(cpu.ReorderReach))
+			hidden := sim.Time(tc.overlap*float64(p.Atomic)) + min(sim.Time(tc.miss*float64(tr)), p.Cycles(cpu.DefaultReorderReach))
 			period := tr + p.Atomic + d - hidden
 			if got, want := rate(m), 2*perSecond(period); !within(got, want, 0.01) {
 				t.Errorf("%.4g iterations/s, want 2/(T + Atomic + D - %v) = %.4g", got, hidden, want)
@@ -155,7 +155,7 @@ func TestAtomicFetchesWhileStoresDrain(t *testing.T) {
 func TestStoreAfterAtomicAsksMeanwhile(t *testing.T) {
 	p := testProfile()
 	fetch := p.Memory - p.L1Hit
-	reach := p.Cycles(cpu.ReorderReach)
+	reach := p.Cycles(cpu.DefaultReorderReach)
 	for _, tc := range []struct {
 		name  string
 		gap   sim.Time // work between the atomic and the store

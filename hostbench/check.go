@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing/fstest"
 
+	"contend/cpu"
 	"contend/scenarios"
 )
 
@@ -229,6 +230,20 @@ func (c *Calibration) noteTimed() {
 	}
 	c.Timed = fmt.Sprintf("timed alone between the %s pair: %s; the profile's transfer (%s) is %.4g ns and its atomic %.4g",
 		pair, strings.Join(parts, ", "), field, c.Values[field].V, c.Values["atomic"].V)
+	short, ok1 := fs.median(hiddenOf(hiddenWork[0], pair))
+	long, ok2 := fs.median(hiddenOf(hiddenWork[1], pair))
+	if ok1 && ok2 {
+		c.Timed += fmt.Sprintf("; of %d and %d units of work after that atomic, %.4g and %.4g ns ran while it waited (the reorder window: %s)",
+			hiddenWork[0], hiddenWork[1], short, long, c.reachNote())
+	}
+}
+
+// reachNote says where the profile's reorder window came from.
+func (c *Calibration) reachNote() string {
+	if v, ok := c.Values["reorder_reach"]; ok {
+		return fmt.Sprintf("%.4g cycles, read from them", v.V)
+	}
+	return fmt.Sprintf("they do not bound it, so the default %d cycles", cpu.DefaultReorderReach)
 }
 
 // MaxDrift is how far a ping-pong measured later may stray from the one

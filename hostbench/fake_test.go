@@ -74,6 +74,8 @@ func (m *fakeMachine) cost(j Job) float64 {
 		return 2 * (2*(m.xfer-m.atomic) + m.atomic)
 	case LoadModified, RMWModified, RMWShared:
 		return m.xfer
+	case RMWWork:
+		return 0 // the work after the atomic waits for it
 	case Pause:
 		return 10
 	case Wakeup:

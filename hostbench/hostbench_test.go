@@ -303,6 +303,57 @@ func TestProvenance(t *testing.T) {
 	}
 }
 
+// A core that runs the work after a waiting atomic ahead, as far as a
+// reorder window shorter than 100 units of work and longer than 20: the
+// timed rmw-work figures give the window back, and the profile fitted to
+// the machine carries it, so that its check shows no error.
+func TestCalibrateMeasuresTheReorderWindow(t *testing.T) {
+	s, err := scenarios.LoadBuiltin(Scenario)
+	if err != nil {
+		t.Fatal(err)
+	}
+	truth := s.Profiles[ProfileName]
+	truth.MissOverlap, truth.ReorderReach = 0.6, 100 // 33 ns at 3 GHz: past 20 units (27 ns), short of 100
+	m, err := NewSimulated(truth)
+	if err != nil {
+		t.Fatal(err)
+	}
+	figs, err := MeasureAll(m, Plan(m.Topology(), m), Quick, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cal, err := Calibrate(figs, m.Topology(), Provenance{}, func(s *scenarios.Scenario) scenarios.Runner { return s.Serial })
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, ok := cal.Values["reorder_reach"]
+	if !ok {
+		t.Fatalf("no reorder_reach from the figures %v", figs)
+	}
+	within(t, "reorder_reach", v.V, truth.ReorderReach, 0.02)
+	if !strings.Contains(cal.Profile, "reorder_reach = ") {
+		t.Errorf("the profile does not carry the window:\n%s", cal.Profile)
+	}
+	for _, r := range cal.Rows {
+		if math.Abs(r.ErrorPct) > 2 {
+			t.Errorf("%s %s x%v: measured on the model %.4g, simulated %.4g (%+.1f%%)", r.Role, r.Variant, r.X, r.Measured, r.Predicted, r.ErrorPct)
+		}
+	}
+	// Where the share of the wait, not the window, stops the work, the
+	// figures say nothing of the window.
+	truth.MissOverlap = 0.3 // 21 ns of a 70 ns wait
+	m, err = NewSimulated(truth)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if figs, err = MeasureAll(m, Plan(m.Topology(), m), Quick, nil); err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := Estimate(figs, m.Topology())["reorder_reach"]; ok {
+		t.Errorf("reorder_reach %v read from a core whose wait, not its window, stopped the work", v.V)
+	}
+}
+
 // Calibrating a machine that is contend's own model gives its profile back,
 // and the check of every loop, contended ones included, shows no error.
 func TestCalibrateTheModel(t *testing.T) {

@@ -206,6 +206,8 @@ func (s *shared) loop(job Job, t, iters int) {
 		s.readers(t, len(job.CPUs), iters)
 	case LoadModified, RMWModified, RMWShared:
 		s.transaction(job.Kernel, t, iters)
+	case RMWWork:
+		s.hidden(t, iters, job.Work)
 	}
 	sink.Add(x)
 }
@@ -419,4 +421,63 @@ func (s *shared) transaction(k Kernel, t, iters int) {
 	}
 	s.tsc.end = rdtsc()
 	sink.Add(x)
+}
+
+// hidden runs the RMWWork kernel: what of w units of independent work after
+// an atomic on a line the other thread just wrote runs while the atomic
+// waits for the line. Each iteration times, in brackets of their own, the
+// atomic alone, the atomic with the work after it (the line modified
+// afresh), and the work alone, so that the three share the line's
+// placement at that moment; the counts add the first and the last and
+// take away the second and a bracket around a load that hits. What is
+// left is the hidden work: none when the work waits for the atomic, all
+// of it when the work runs in the wait, at most as much as the reorder
+// window holds.
+func (s *shared) hidden(t, iters, w int) {
+	p, f := &s.one.v, &s.flag.v
+	if t == 1 {
+		for i := range uint64(iters) {
+			turn := 4 * i
+			for atomic.LoadUint64(f) != turn {
+			}
+			atomic.StoreUint64(p, i)
+			atomic.StoreUint64(f, turn+1)
+			for atomic.LoadUint64(f) != turn+2 {
+			}
+			atomic.StoreUint64(p, i)
+			atomic.StoreUint64(f, turn+3)
+		}
+		return
+	}
+	if t != 0 {
+		return
+	}
+	own := &s.own[t].v
+	var x uint64
+	y, z := uint64(3), uint64(5)
+	s.tsc.start = rdtsc()
+	for i := range uint64(iters) {
+		turn := 4 * i
+		for atomic.LoadUint64(f) != turn+1 {
+		}
+		a := rdtsc()
+		x += atomic.LoadUint64(own)
+		b := rdtsc()
+		x += atomic.AddUint64(p, 1)
+		c := rdtsc()
+		atomic.StoreUint64(f, turn+2)
+		for atomic.LoadUint64(f) != turn+3 {
+		}
+		d := rdtsc()
+		x += atomic.AddUint64(p, 1)
+		y = lcg(y, w)
+		e := rdtsc()
+		z = lcg(z, w)
+		g := rdtsc()
+		s.tsc.op += (c - b) + (g - e)
+		s.tsc.base += (b - a) + (e - d)
+		atomic.StoreUint64(f, turn+4)
+	}
+	s.tsc.end = rdtsc()
+	sink.Add(x + y + z)
 }

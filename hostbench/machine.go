@@ -39,18 +39,21 @@ const (
 	LoadModified                 // one access timed alone (timed): the first thread loads a line the second just wrote
 	RMWModified                  // timed: the first thread's atomic add on a line the second just wrote
 	RMWShared                    // timed: the first thread's atomic add on a line both threads just read (an upgrade)
+	RMWWork                      // timed: RMWModified alone, then with Work units of independent work after it, then the work alone; what of the work the atomic's wait hid
 	numKernels
 )
 
 var kernelNames = [numKernels]string{"work", "add", "cas", "swap", "store-add", "pingpong", "shared-add",
 	"false-share", "padded", "ticket", "tas", "mcs", "chase", "pause", "wakeup", "readers", "shared-store-add", "ticket-cas", "pingpong-cas", "shared-load-add", "mcs-bare", "ticket-bare", "ticket-store",
-	"load-modified", "rmw-modified", "rmw-shared"}
+	"load-modified", "rmw-modified", "rmw-shared", "rmw-work"}
 
 // timed reports whether the kernel times one access of each iteration
 // with the time-stamp counter, apart from the handshake that sets the
 // line's state up: a figure of the access alone, as the per-state tables
 // of David, Guerraoui and Trigonakis (SOSP'13, ccbench) give.
-func (k Kernel) timed() bool { return k == LoadModified || k == RMWModified || k == RMWShared }
+func (k Kernel) timed() bool {
+	return k == LoadModified || k == RMWModified || k == RMWShared || k == RMWWork
+}
 
 func (k Kernel) String() string {
 	if k < numKernels {

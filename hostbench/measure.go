@@ -78,6 +78,14 @@ func Measure(m Machine, job Job, e Effort) (Stat, []float64, error) {
 // count until a run lasts an eighth of a sample (which also warms caches,
 // branch predictors and the clock) and scales from that.
 func size(m Machine, job Job, e Effort) (int, error) {
+	if job.Kernel == RMWWork {
+		// What it times is what the work hid, a small part of an
+		// iteration and none of it on a core whose work waits: sized
+		// by its atomic timed alone instead, a third of the count,
+		// since an iteration holds two such atomics and the work.
+		n, err := size(m, Job{Kernel: RMWModified, CPUs: job.CPUs}, e)
+		return max(1, n/3), err
+	}
 	iters := 16
 	var d time.Duration
 	for {
@@ -182,6 +190,15 @@ func Plan(t Topology, m Machine) []Figure {
 					add(transactionOf(k, c), j)
 				}
 			}
+			// How much of the work after a waiting atomic runs in
+			// its wait: a short stretch, which the reorder window
+			// holds (the share of the wait, miss_overlap), and a long
+			// one, which it does not (the window, reorder_reach).
+			if simOK && c == sim {
+				for _, w := range hiddenWork {
+					contended(hiddenOf(w, c), Job{Kernel: RMWWork, CPUs: p[:], Work: w})
+				}
+			}
 		}
 	}
 	if len(all) >= 2 {
@@ -233,6 +250,15 @@ func Plan(t Topology, m Machine) []Figure {
 // transactionOf names the figure of a timed kernel between a pair of
 // class c.
 func transactionOf(k Kernel, c PairClass) string { return k.String() + " " + c.String() }
+
+// hiddenWork are the units of work after the atomic of the RMWWork
+// figures: 20 (80 cycles), within the reorder window of current x86
+// cores, and 100 (400 cycles), past it.
+var hiddenWork = [2]int{20, 100}
+
+// hiddenOf names the RMWWork figure with w units of work between a pair
+// of class c.
+func hiddenOf(w int, c PairClass) string { return fmt.Sprintf("%s%d %s", RMWWork, w, c) }
 
 // again names a figure measured a second time, at the end of the plan;
 // before, one measured just before the figure whose name follows.

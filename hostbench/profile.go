@@ -128,6 +128,42 @@ var fields = []field{
 	{"load_modified", 'm', []string{"readers x1", pingpongOf(SameLLC), pingpongCASOf(SameLLC)}, loadModified},
 	{"snoop_window", 'd', []string{"shared-add x2", "add"}, window},
 	{"miss_overlap", 'n', []string{"shared-add-work10 x2", "shared-add x2", "work10"}, missOverlap},
+	{"reorder_reach", 'n', nil, reorderReach},
+}
+
+// hiddenPair returns the pair class the RMWWork figures were measured
+// between, the rmw-modified figure of that pair (the atomic's whole wait)
+// and what each of the two stretches of work hid.
+func hiddenPair(fs figures) (c PairClass, wait, short, long float64, ok bool) {
+	for c := SMTSibling; c <= OtherSocket; c++ {
+		s, ok1 := fs.median(hiddenOf(hiddenWork[0], c))
+		l, ok2 := fs.median(hiddenOf(hiddenWork[1], c))
+		w, ok3 := fs.median(transactionOf(RMWModified, c))
+		if ok1 && ok2 && ok3 && w > 0 {
+			return c, w, s, l, true
+		}
+	}
+	return 0, 0, 0, 0, false
+}
+
+// reorderReach is how far the work after a waiting atomic runs, in cycles:
+// what 100 units of work after it hid, timed alone (RMWWork), when that is
+// more than 20 units hid (so the short stretch ran whole or as far as the
+// wait let it, not as far as the window) and less than both the long
+// stretch and the wait (so neither stopped it): the window did. When the
+// figures do not say, the default stands (cpu.DefaultReorderReach).
+func reorderReach(fs figures, _ Topology) (float64, string, bool) {
+	c, wait, short, long, ok := hiddenPair(fs)
+	u, ok1 := unitNS(fs)
+	if !(ok && ok1) || u <= 0 || short <= 0 {
+		return 0, "", false
+	}
+	work := float64(hiddenWork[1]) * u
+	if long < 1.1*short || long >= 0.9*min(work, wait) {
+		return 0, "", false
+	}
+	return long * cyclesPerUnit / u, fmt.Sprintf("%s at the effective clock: of %d units of work after an atomic that waited %.4g ns for its line, what the reorder window let run meanwhile (%d units hid %.4g ns)",
+		hiddenOf(hiddenWork[1], c), hiddenWork[1], wait, hiddenWork[0], short), true
 }
 
 // loadModified says whether a load of a line another core modified takes
@@ -312,6 +348,11 @@ func Estimate(figs []Figure, t Topology) map[string]Value {
 				if strings.Contains(how, pingpongOf(c)) {
 					from = []string{pingpongOf(c), "add"}
 				}
+			}
+		}
+		if f.key == "reorder_reach" {
+			if c, _, _, _, ok := hiddenPair(figs); ok {
+				from = []string{hiddenOf(hiddenWork[1], c), hiddenOf(hiddenWork[0], c), transactionOf(RMWModified, c), "work50"}
 			}
 		}
 		val := Value{V: v, From: from, How: how}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"contend/cpu"
 	"contend/scenarios"
 )
 
@@ -85,12 +86,23 @@ func (m *Simulated) cost(job Job) (float64, error) {
 		return p.Pause.Nanoseconds(), nil
 	case Wakeup:
 		return 2 * p.Wakeup.Nanoseconds(), nil
-	case LoadModified, RMWModified, RMWShared:
+	case LoadModified, RMWModified, RMWShared, RMWWork:
 		// The model has one latency for a transfer at each distance,
 		// whatever the line's state and the access.
 		c := m.topo.Class(m.topo.CPUs[job.CPUs[0]], m.topo.CPUs[job.CPUs[1]])
 		lat := map[PairClass]float64{SMTSibling: p.SMTSibling.Nanoseconds(), SameLLC: p.SameSocket.Nanoseconds(),
 			OtherLLC: p.OtherLLC.Nanoseconds(), OtherSocket: p.OtherSocket.Nanoseconds()}[c]
+		if job.Kernel == RMWWork {
+			// What Core.executed hides of the work after an atomic
+			// that waited lat for its line: a share of the wait, up
+			// to the reorder window, and never more than the work.
+			reach := float64(cpu.DefaultReorderReach)
+			if p.ReorderReach > 0 {
+				reach = p.ReorderReach
+			}
+			work := float64(job.Work*cyclesPerUnit) / p.GHz
+			return min(p.MissOverlap*lat, reach/p.GHz, work), nil
+		}
 		return lat, nil
 	case Readers:
 		// Four transfers a round: one ping-pong round trip where a load

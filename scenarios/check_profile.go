@@ -44,6 +44,9 @@ func (c *checker) profile(name string, p profileRaw) {
 	if p.MissOverlap != nil {
 		pr.MissOverlap = *p.MissOverlap
 	}
+	if p.ReorderReach != nil {
+		pr.ReorderReach = *p.ReorderReach
+	}
 	if p.CoresPerLLC != nil {
 		pr.CoresPerLLC = *p.CoresPerLLC
 	}

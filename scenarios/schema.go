@@ -43,6 +43,7 @@ type profileRaw struct {
 	Atomic          string   `toml:"atomic"`
 	AtomicOverlap   *float64 `toml:"atomic_overlap"`
 	MissOverlap     *float64 `toml:"miss_overlap"`
+	ReorderReach    *float64 `toml:"reorder_reach"` // cycles
 	Wakeup          string   `toml:"wakeup"`
 	StoreDrain      string   `toml:"store_drain"`
 	LoadAfterAtomic string   `toml:"load_after_atomic"` // when a load of the word an atomic wrote returns, after the atomic
