@@ -27,7 +27,10 @@
 // Migrate: the readers loop against that ping-pong (hostbench's
 // loadModified). Window: the 2-thread add. MissOverlap: the 2-thread add
 // with 10 units of work after each add (add-work50 at two threads is then a
-// prediction). LoadAfterAtomic: shared-load-add on one CPU (a load of the
+// prediction). ReorderReach: the timed rmw-work loops (an atomic on a line
+// the other CPU just wrote, then 20 or 100 units of work, against the
+// atomic and the work timed alone), where the 100 units hid more than the
+// 20 and less than the work and the wait. LoadAfterAtomic: shared-load-add on one CPU (a load of the
 // counter, then an add on it) against add; the same loop at two threads,
 // a load followed by an atomic on a contended line (one transfer when
 // Migrate), is then a prediction. Calibrate's
