@@ -207,6 +207,11 @@ var knownMiss = map[string]string{
 	// store instead hands the lock over every time, at two transfers an
 	// acquisition with the counter's (8.4-9.5 M/s, 35-40% too slow).
 	"xeon-f6m207-kvm-2vcpu-2026-12-02-run9.json tas x2": holderKeeps,
+	// The Sapphire Rapids guest of model 167 stepping 8, the same: its
+	// loop takes 123-192 ns a thread's operation over ten runs; in run 9
+	// (192 ns) the owner's window fitted at 29 ns, against 37-45 in the
+	// other runs of that calibrate, and the model gives 102 (+87%).
+	"xeon-f6m167s8-kvm-2vcpu-2026-12-02-run9.json tas x2": holderKeeps,
 }
 
 // placed reports whether the samples of a ping-pong stayed where the first
@@ -335,8 +340,8 @@ func TestArchiveIndex(t *testing.T) {
 		t.Errorf("the Emerald Rapids guest is archived as %v, want its ten runs", got)
 	}
 	// A later guest of the same family and model, another stepping.
-	if got := Archived(Identity{CPUID: "GenuineIntel family 6 model 167 stepping 8", CPU: "Intel(R) Xeon(R) Processor", CPUs: 2}); len(got) != 5 || !strings.HasPrefix(got[0], "xeon-f6m167s8-") {
-		t.Errorf("the stepping-8 guest is archived as %v, want its five runs", got)
+	if got := Archived(Identity{CPUID: "GenuineIntel family 6 model 167 stepping 8", CPU: "Intel(R) Xeon(R) Processor", CPUs: 2}); len(got) != 10 || !strings.HasPrefix(got[0], "xeon-f6m167s8-") {
+		t.Errorf("the stepping-8 guest is archived as %v, want its ten runs", got)
 	}
 	if got := Archived(Identity{CPUID: "GenuineIntel family 6 model 143 stepping 8", CPU: "Intel(R) Xeon(R) Platinum 8480+", CPUs: 224}); len(got) != 0 {
 		t.Errorf("a machine never measured is archived as %v", got)
