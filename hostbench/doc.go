@@ -4,8 +4,10 @@
 // ping-pong between CPU pairs, contended and falsely shared counters, ticket
 // (with a plain increment in the critical section, and with a CAS),
 // test-and-set and MCS locks written in Go, dependent loads (L1 and memory),
-// a PAUSE spin iteration, a thread wake-up, and single accesses of a line
-// in a known state timed with the time-stamp counter (amd64). Threads are
+// a PAUSE spin iteration, a thread wake-up, single accesses of a line in a
+// known state timed with the time-stamp counter (amd64), and, timed the
+// same way, what of the work after an atomic that waits for its line runs
+// meanwhile (the reorder window). Threads are
 // pinned one per CPU and timed with the monotonic clock; every figure is a
 // median over repeated samples, with its interquartile range and sample
 // count. The work and atomic
