@@ -19,7 +19,18 @@ func (c *Core) Compute(label Label, d sim.Time) sim.Time {
 // hide returns what is left of d, compute that does not wait for the latest
 // atomic, once the atomic's shadow has hidden its part: the out-of-order core
 // ran it while the atomic waited for the store buffer and executed.
-func (c *Core) hide(d sim.Time) sim.Time { return shaded(&c.shadow, d) }
+func (c *Core) hide(d sim.Time) sim.Time {
+	if c.runShade == 0 {
+		return shaded(&c.shadow, d)
+	}
+	// The shadow of the atomic's own execution first, then the share
+	// RunAhead of what is left from the time it waited for its line.
+	own := min(c.shadow-c.runShade, max(d, 0))
+	run := min(c.runShade, sim.Time(c.M.prof.RunAhead*float64(max(d, 0)-own)))
+	c.shadow -= own + run
+	c.runShade -= run
+	return d - own - run
+}
 
 // hideHit is hide for a load that hits or a store's issue: they run in the
 // atomic's shadow beside its compute (the load and store ports, not the
@@ -41,7 +52,7 @@ func shaded(shade *sim.Time, d sim.Time) sim.Time {
 }
 
 // unshade ends the latest atomic's shadow: the core waits.
-func (c *Core) unshade() { c.shadow, c.hitShade = 0, 0 }
+func (c *Core) unshade() { c.shadow, c.hitShade, c.runShade = 0, 0, 0 }
 
 // Access performs a memory access and returns when the core may go on. Time
 // waiting for the line is a stall, the instruction itself is work. A store
@@ -189,10 +200,17 @@ func (c *Core) executed(a *account, work, stall State, now, exec, local sim.Time
 	// And a share MissOverlap of its wait for the line, on a core whose
 	// work runs ahead of a waiting atomic: the atomics of the next
 	// iterations then find the line there and execute back to back.
+	// With RunAhead the whole wait is open to the work, which hides
+	// that share of itself in it (hide).
 	shade := sim.Time(p.AtomicOverlap * float64(p.Atomic+local))
 	ahead := sim.Time(p.MissOverlap * float64(max(0, exec-now-local)))
 	reach := c.M.reorderReach
+	if p.RunAhead > 0 {
+		ahead = max(0, exec-now-local)
+		c.runShade = min(c.runShade+ahead, reach)
+	}
 	c.shadow = min(c.shadow+shade+ahead, max(reach, shade))
+	c.runShade = min(c.runShade, c.shadow)
 	c.hitShade = min(c.hitShade+shade+ahead, max(reach, shade))
 	c.rmwWait = exec - now
 	return exec + p.Atomic

@@ -84,6 +84,7 @@ type Core struct {
 	lastFire sim.Time // time of the latest Fire, and how many Fires it has had
 	stuck    int
 	shadow   sim.Time        // what is left of the latest atomic's time that independent compute after it overlaps
+	runShade sim.Time        // the part of shadow from the atomic's wait for its line, with Profile.RunAhead
 	hitShade sim.Time        // the same for loads that hit and stores' issue, which use other ports
 	early    []early         // lines independent loads asked for ahead of their step (loadsAhead)
 	indep    bool            // the program has an independent load: a load that waits looks ahead for it

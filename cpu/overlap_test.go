@@ -94,6 +94,49 @@ func TestAtomicMissOverlap(t *testing.T) {
 	}
 }
 
+// With RunAhead the work after a waiting atomic hides that share of itself
+// in the wait, as far as the reorder window reaches and no longer than the
+// wait: the same two cores, no AtomicOverlap, take T + Atomic + D -
+// min(r·D, reach, T) an iteration, whatever MissOverlap says.
+func TestAtomicRunAhead(t *testing.T) {
+	for _, tc := range []struct {
+		d     sim.Time
+		share float64
+		reach float64 // cycles
+	}{{20 * sim.Nanosecond, 0.6, 0}, {400 * sim.Nanosecond, 0.6, 0}, {400 * sim.Nanosecond, 0.05, 1000}, {400 * sim.Nanosecond, 0.1, 1000}, {400 * sim.Nanosecond, 1, 5000}} {
+		t.Run(fmt.Sprintf("D %v share %v reach %v", tc.d, tc.share, tc.reach), func(t *testing.T) {
+			p := testProfile()
+			p.Atomic, p.RunAhead, p.ReorderReach, p.MissOverlap = 6*sim.Nanosecond, tc.share, tc.reach, 0.01
+			m := newMachine(t, p, 1)
+			steps := []cpu.Step{
+				&cpu.AccessStep{Label: m.Label("atomic_inc"), Line: newLine(t, m, "counter", false), Op: cacheline.RMW},
+				&cpu.ComputeStep{Label: m.Label("work"), D: tc.d},
+			}
+			startAll(m, &cpu.Program{Name: "pkt", Steps: steps}, []int{0, 1})
+			run(t, m, 10*sim.Microsecond, 1010*sim.Microsecond)
+			tr := p.Latencies()[cacheline.SameSocket]
+			reach := p.Cycles(cpu.DefaultReorderReach)
+			if tc.reach > 0 {
+				reach = p.Cycles(tc.reach)
+			}
+			hidden := min(sim.Time(tc.share*float64(tc.d)), reach, tr)
+			period := tr + p.Atomic + tc.d - hidden
+			if tc.d < tr {
+				// Short work: the cores ask for the line at once and
+				// queue behind each other; only the rate's bound holds.
+				period = max(period, 2*(tr+p.Atomic))
+				if got, want := rate(m), 2*perSecond(period); got > want*1.01 {
+					t.Errorf("%.4g iterations/s, more than the line allows, %.4g", got, want)
+				}
+				return
+			}
+			if got, want := rate(m), 2*perSecond(period); !within(got, want, 0.01) {
+				t.Errorf("%.4g iterations/s, want 2/(T + Atomic + D - %v) = %.4g", got, hidden, want)
+			}
+		})
+	}
+}
+
 // smp_mb() is a locked instruction on a line the core owns (x86 Linux adds
 // 0 to the stack with LOCK): after a store to a line another core keeps
 // taking, it waits for that store exactly as an atomic on a per-cpu line

@@ -303,17 +303,19 @@ func TestProvenance(t *testing.T) {
 	}
 }
 
-// A core that runs the work after a waiting atomic ahead, as far as a
-// reorder window shorter than 100 units of work and longer than 20: the
-// timed rmw-work figures give the window back, and the profile fitted to
-// the machine carries it, so that its check shows no error.
+// A core that runs a share of the work after a waiting atomic while it
+// waits, as far as a reorder window shorter than 100 units of work and
+// longer than 20: the timed rmw-work figures give the share and the window
+// back, the profile fitted to the machine carries them, and its check,
+// where the 2-thread adds with work after them are now predictions, shows
+// no error.
 func TestCalibrateMeasuresTheReorderWindow(t *testing.T) {
 	s, err := scenarios.LoadBuiltin(Scenario)
 	if err != nil {
 		t.Fatal(err)
 	}
 	truth := s.Profiles[ProfileName]
-	truth.MissOverlap, truth.ReorderReach = 0.6, 100 // 33 ns at 3 GHz: past 20 units (27 ns), short of 100
+	truth.RunAhead, truth.ReorderReach = 0.6, 100 // 33 ns at 3 GHz: more than 0.6 of 20 units (16 ns), less than of 100
 	m, err := NewSimulated(truth)
 	if err != nil {
 		t.Fatal(err)
@@ -326,22 +328,30 @@ func TestCalibrateMeasuresTheReorderWindow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, ok := cal.Values["reorder_reach"]
-	if !ok {
-		t.Fatalf("no reorder_reach from the figures %v", figs)
+	for k, want := range map[string]float64{"run_ahead": truth.RunAhead, "reorder_reach": truth.ReorderReach} {
+		v, ok := cal.Values[k]
+		if !ok {
+			t.Fatalf("no %s from the figures", k)
+		}
+		within(t, k, v.V, want, 0.02)
+		if !strings.Contains(cal.Profile, k+" = ") {
+			t.Errorf("the profile does not carry %s:\n%s", k, cal.Profile)
+		}
 	}
-	within(t, "reorder_reach", v.V, truth.ReorderReach, 0.02)
-	if !strings.Contains(cal.Profile, "reorder_reach = ") {
-		t.Errorf("the profile does not carry the window:\n%s", cal.Profile)
+	if _, ok := cal.Values["miss_overlap"]; ok {
+		t.Errorf("miss_overlap %v beside a timed run_ahead", cal.Values["miss_overlap"].V)
+	}
+	if slices.Contains(cal.Series.Free, "profile.miss_overlap") {
+		t.Errorf("the 2-thread add with work is still a calibrate figure: free %v", cal.Series.Free)
 	}
 	for _, r := range cal.Rows {
 		if math.Abs(r.ErrorPct) > 2 {
 			t.Errorf("%s %s x%v: measured on the model %.4g, simulated %.4g (%+.1f%%)", r.Role, r.Variant, r.X, r.Measured, r.Predicted, r.ErrorPct)
 		}
 	}
-	// Where the share of the wait, not the window, stops the work, the
-	// figures say nothing of the window.
-	truth.MissOverlap = 0.3 // 21 ns of a 70 ns wait
+	// Where the wait, not the window, stops the work, the figures say
+	// nothing of the window.
+	truth.ReorderReach = 300 // 100 ns: longer than the 70 ns wait
 	m, err = NewSimulated(truth)
 	if err != nil {
 		t.Fatal(err)

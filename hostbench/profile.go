@@ -128,6 +128,7 @@ var fields = []field{
 	{"load_modified", 'm', []string{"readers x1", pingpongOf(SameLLC), pingpongCASOf(SameLLC)}, loadModified},
 	{"snoop_window", 'd', []string{"shared-add x2", "add"}, window},
 	{"miss_overlap", 'n', []string{"shared-add-work10 x2", "shared-add x2", "work10"}, missOverlap},
+	{"run_ahead", 'n', nil, runAhead},
 	{"reorder_reach", 'n', nil, reorderReach},
 }
 
@@ -144,6 +145,30 @@ func hiddenPair(fs figures) (c PairClass, wait, short, long float64, ok bool) {
 		}
 	}
 	return 0, 0, 0, 0, false
+}
+
+// runAhead is the share of the work after an atomic waiting for its line
+// that runs meanwhile, timed alone: what 20 units of work (80 cycles, within
+// the reorder window of current x86 cores and shorter than a transfer)
+// hid, over their time. The 2-thread adds with work after them are then
+// predictions, miss_overlap's share of the wait not needed.
+func runAhead(fs figures, _ Topology) (float64, string, bool) {
+	c, wait, short, _, ok := hiddenPair(fs)
+	u, ok1 := unitNS(fs)
+	work := float64(hiddenWork[0]) * u
+	if !(ok && ok1) || work <= 0 || short <= 0 || short >= wait {
+		return 0, "", false
+	}
+	return min(short/work, 1), fmt.Sprintf("%s over %d units of work (%.4g ns): the share of the work after an atomic waiting for its line that ran while it waited",
+		hiddenOf(hiddenWork[0], c), hiddenWork[0], work), true
+}
+
+// timedRunAhead says whether the figures give run_ahead, so that the
+// 2-thread add with 10 units of work is a prediction instead of
+// miss_overlap's calibrate figure.
+func timedRunAhead(fs figures) bool {
+	_, _, ok := runAhead(fs, Topology{})
+	return ok
 }
 
 // reorderReach is how far the work after a waiting atomic runs, in cycles:
@@ -305,6 +330,9 @@ func overlap(fs figures, _ Topology) (float64, string, bool) {
 // the adds of several iterations then execute together (1). A first
 // guess, fitted afterwards.
 func missOverlap(fs figures, _ Topology) (float64, string, bool) {
+	if timedRunAhead(fs) {
+		return 0, "", false // run_ahead instead
+	}
 	both, ok1 := fs.median("shared-add-work10 x2") // ns per add per thread
 	add, ok2 := fs.median("shared-add x2")
 	work, ok3 := fs.median("work10")
@@ -350,7 +378,7 @@ func Estimate(figs []Figure, t Topology) map[string]Value {
 				}
 			}
 		}
-		if f.key == "reorder_reach" {
+		if f.key == "reorder_reach" || f.key == "run_ahead" {
 			if c, _, _, _, ok := hiddenPair(figs); ok {
 				from = []string{hiddenOf(hiddenWork[1], c), hiddenOf(hiddenWork[0], c), transactionOf(RMWModified, c), "work50"}
 			}

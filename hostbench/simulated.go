@@ -101,6 +101,9 @@ func (m *Simulated) cost(job Job) (float64, error) {
 				reach = p.ReorderReach
 			}
 			work := float64(job.Work*cyclesPerUnit) / p.GHz
+			if p.RunAhead > 0 {
+				return min(p.RunAhead*work, reach/p.GHz, lat), nil
+			}
 			return min(p.MissOverlap*lat, reach/p.GHz, work), nil
 		}
 		return lat, nil

@@ -44,6 +44,9 @@ func (c *checker) profile(name string, p profileRaw) {
 	if p.MissOverlap != nil {
 		pr.MissOverlap = *p.MissOverlap
 	}
+	if p.RunAhead != nil {
+		pr.RunAhead = *p.RunAhead
+	}
 	if p.ReorderReach != nil {
 		pr.ReorderReach = *p.ReorderReach
 	}

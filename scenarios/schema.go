@@ -43,6 +43,7 @@ type profileRaw struct {
 	Atomic          string   `toml:"atomic"`
 	AtomicOverlap   *float64 `toml:"atomic_overlap"`
 	MissOverlap     *float64 `toml:"miss_overlap"`
+	RunAhead        *float64 `toml:"run_ahead"`
 	ReorderReach    *float64 `toml:"reorder_reach"` // cycles
 	Wakeup          string   `toml:"wakeup"`
 	StoreDrain      string   `toml:"store_drain"`
