@@ -19,28 +19,29 @@
 //
 // # Which loop of contend calibrate sets each field
 //
-// GHz: work50 (a unit of work is 4 cycles). L1Hit, LLCHit, Memory:
-// dependent loads through 16 KiB, 4 MiB and 64 MiB. Atomic: add on an owned
-// line; AtomicOverlap: add-work10 against work10; StoreDrain: store-add.
+// GHz: work50 (a unit of work is 4 cycles). L1Hit, LLCHit, Memory: dependent
+// loads through 16 KiB, 4 MiB and 64 MiB. Atomic: add on an owned line;
+// AtomicOverlap: add-work10 against work10; StoreDrain: store-add.
 // SameSocket (or the distance of the pair the machine has): the ping-pong
 // round trip, read as one transfer a pass when Migrate and as two otherwise.
 // Migrate: the readers loop against that ping-pong (hostbench's
 // loadModified). Window: the 2-thread add. MissOverlap: the 2-thread add
 // with 10 units of work after each add (add-work50 at two threads is then a
-// prediction). ReorderReach: the timed rmw-work loops (an atomic on a line
-// the other CPU just wrote, then 20 or 100 units of work, against the
-// atomic and the work timed alone), where the 100 units hid more than the
-// 20 and less than the work and the wait. LoadAfterAtomic: shared-load-add on one CPU (a load of the
-// counter, then an add on it) against add; the same loop at two threads,
-// a load followed by an atomic on a contended line (one transfer when
-// Migrate), is then a prediction. Calibrate's
-// ticket-bare and mcs-bare loops check a lock's hand-over without the
-// critical section the ticket and mcs loops hold, and ticket-store one
-// whose section only stores (the unlock's store then commits behind a
-// store that waits for its line). Pause: a loop of
-// PAUSE; Wakeup: half a pipe round trip. Published profiles take the same
-// fields from core-to-core tables (a CAS ping-pong's one-way time is
-// SameSocket).
+// prediction), where RunAhead was not timed; RunAhead: the timed rmw-work
+// loop with 20 units of work, what it hid over the work's time (both
+// 2-thread adds with work are then predictions). ReorderReach: the timed
+// rmw-work loops (an atomic on a line the other CPU just wrote, then 20 or
+// 100 units of work, against the atomic and the work timed alone), where the
+// 100 units hid more than the 20 and less than the work and the wait.
+// LoadAfterAtomic: shared-load-add on one CPU (a load of the counter, then
+// an add on it) against add; the same loop at two threads, a load followed
+// by an atomic on a contended line (one transfer when Migrate), is then a
+// prediction. Calibrate's ticket-bare and mcs-bare loops check a lock's
+// hand-over without the critical section the ticket and mcs loops hold, and
+// ticket-store one whose section only stores (the unlock's store then
+// commits behind a store that waits for its line). Pause: a loop of PAUSE;
+// Wakeup: half a pipe round trip. Published profiles take the same fields
+// from core-to-core tables (a CAS ping-pong's one-way time is SameSocket).
 //
 // # Programs and accounting
 //

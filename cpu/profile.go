@@ -80,7 +80,8 @@ type Profile struct {
 	// once the line is there. On the Zen 4 guest the 2-thread add with 10
 	// units of work after it runs at 88% of what its work allows (it fits
 	// 0.61); on the Intel guest the work waits (0.07; 0 is the default).
-	// Calibrate's 2-thread add-work10 measures it.
+	// Calibrate's 2-thread add-work10 measures it, where it did not time
+	// RunAhead.
 	MissOverlap float64
 	// RunAhead, when set, replaces MissOverlap's share of the wait: of
 	// the work after an atomic that waits for its line, the share that
