@@ -310,24 +310,9 @@ func TestProvenance(t *testing.T) {
 // where the 2-thread adds with work after them are now predictions, shows
 // no error.
 func TestCalibrateMeasuresTheReorderWindow(t *testing.T) {
-	s, err := scenarios.LoadBuiltin(Scenario)
-	if err != nil {
-		t.Fatal(err)
-	}
-	truth := s.Profiles[ProfileName]
+	truth := builtinTruth(t)
 	truth.RunAhead, truth.ReorderReach = 0.6, 100 // 33 ns at 3 GHz: more than 0.6 of 20 units (16 ns), less than of 100
-	m, err := NewSimulated(truth)
-	if err != nil {
-		t.Fatal(err)
-	}
-	figs, err := MeasureAll(m, Plan(m.Topology(), m), Quick, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cal, err := Calibrate(figs, m.Topology(), Provenance{}, func(s *scenarios.Scenario) scenarios.Runner { return s.Serial })
-	if err != nil {
-		t.Fatal(err)
-	}
+	cal := calibrateSimulated(t, truth)
 	for k, want := range map[string]float64{"run_ahead": truth.RunAhead, "reorder_reach": truth.ReorderReach} {
 		v, ok := cal.Values[k]
 		if !ok {
@@ -352,26 +337,25 @@ func TestCalibrateMeasuresTheReorderWindow(t *testing.T) {
 	// Where the wait, not the window, stops the work, the figures say
 	// nothing of the window.
 	truth.ReorderReach = 300 // 100 ns: longer than the 70 ns wait
-	m, err = NewSimulated(truth)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if figs, err = MeasureAll(m, Plan(m.Topology(), m), Quick, nil); err != nil {
-		t.Fatal(err)
-	}
-	if v, ok := Estimate(figs, m.Topology())["reorder_reach"]; ok {
-		t.Errorf("reorder_reach %v read from a core whose wait, not its window, stopped the work", v.V)
+	if _, ok := calibrateSimulated(t, truth).Values["reorder_reach"]; ok {
+		t.Error("reorder_reach read from a core whose wait, not its window, stopped the work")
 	}
 }
 
-// Calibrating a machine that is contend's own model gives its profile back,
-// and the check of every loop, contended ones included, shows no error.
-func TestCalibrateTheModel(t *testing.T) {
+// builtinTruth is the profile of Scenario's built-in host.
+func builtinTruth(t *testing.T) *scenarios.Profile {
+	t.Helper()
 	s, err := scenarios.LoadBuiltin(Scenario)
 	if err != nil {
 		t.Fatal(err)
 	}
-	truth := s.Profiles[ProfileName]
+	return s.Profiles[ProfileName]
+}
+
+// calibrateSimulated measures every figure of Plan on the model of truth
+// and calibrates from them.
+func calibrateSimulated(t *testing.T, truth *scenarios.Profile) *Calibration {
+	t.Helper()
 	m, err := NewSimulated(truth)
 	if err != nil {
 		t.Fatal(err)
@@ -384,6 +368,14 @@ func TestCalibrateTheModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return cal
+}
+
+// Calibrating a machine that is contend's own model gives its profile back,
+// and the check of every loop, contended ones included, shows no error.
+func TestCalibrateTheModel(t *testing.T) {
+	truth := builtinTruth(t)
+	cal := calibrateSimulated(t, truth)
 	want := map[string]float64{"ghz": truth.GHz, "atomic": truth.Atomic.Nanoseconds(), "atomic_overlap": truth.AtomicOverlap,
 		"store_drain": truth.StoreDrain.Nanoseconds(), "same_socket": truth.SameSocket.Nanoseconds(),
 		"l1_hit": truth.L1Hit.Nanoseconds(), "memory": truth.Memory.Nanoseconds(), "wakeup": truth.Wakeup.Nanoseconds()}

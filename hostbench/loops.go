@@ -377,10 +377,7 @@ func (s *shared) transaction(k Kernel, t, iters int) {
 	if t == 1 {
 		for i := range uint64(iters) {
 			turn := 4 * i
-			for atomic.LoadUint64(f) != turn {
-			}
-			atomic.StoreUint64(p, i) // modified here
-			atomic.StoreUint64(f, turn+1)
+			modify(p, f, turn, i) // modified here
 			if k == RMWShared {
 				for atomic.LoadUint64(f) != turn+2 {
 				}
@@ -438,14 +435,8 @@ func (s *shared) hidden(t, iters, w int) {
 	if t == 1 {
 		for i := range uint64(iters) {
 			turn := 4 * i
-			for atomic.LoadUint64(f) != turn {
-			}
-			atomic.StoreUint64(p, i)
-			atomic.StoreUint64(f, turn+1)
-			for atomic.LoadUint64(f) != turn+2 {
-			}
-			atomic.StoreUint64(p, i)
-			atomic.StoreUint64(f, turn+3)
+			modify(p, f, turn, i)   // for the atomic alone
+			modify(p, f, turn+2, i) // and for it with the work
 		}
 		return
 	}
@@ -480,4 +471,14 @@ func (s *shared) hidden(t, iters, w int) {
 	}
 	s.tsc.end = rdtsc()
 	sink.Add(x + y + z)
+}
+
+// modify is the second thread's side of a timed kernel's handshake: once
+// the turn is turn it writes v to p, so that the line is modified in its
+// cache, and hands the turn on.
+func modify(p, f *uint64, turn, v uint64) {
+	for atomic.LoadUint64(f) != turn {
+	}
+	atomic.StoreUint64(p, v)
+	atomic.StoreUint64(f, turn+1)
 }
