@@ -241,6 +241,8 @@ func (c *Calibration) noteTimed() {
 	if ok1 && ok2 {
 		c.Timed += fmt.Sprintf("; of %d and %d units of work after that atomic, %.4g and %.4g ns ran while it waited (the reorder window: %s)",
 			hiddenWork[0], hiddenWork[1], short, long, c.reachNote())
+	} else {
+		c.Timed += "; the record does not time the work after a waiting atomic (rmw-work), so miss_overlap is fitted to the 2-thread add with 10 units of work and the reorder window is the default: calibrate again to time them"
 	}
 }
 
