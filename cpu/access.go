@@ -207,10 +207,11 @@ func (c *Core) executed(a *account, work, stall State, now, exec, local sim.Time
 	reach := c.M.reorderReach
 	if p.RunAhead > 0 {
 		ahead = max(0, exec-now-local)
-		c.runShade = min(c.runShade+ahead, reach)
 	}
 	c.shadow = min(c.shadow+shade+ahead, max(reach, shade))
-	c.runShade = min(c.runShade, c.shadow)
+	if p.RunAhead > 0 {
+		c.runShade = min(c.runShade+ahead, reach, c.shadow)
+	}
 	c.hitShade = min(c.hitShade+shade+ahead, max(reach, shade))
 	c.rmwWait = exec - now
 	return exec + p.Atomic

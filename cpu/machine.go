@@ -25,7 +25,7 @@ type Machine struct {
 	labelIdx map[string]Label
 	err      error
 	started  sim.Time // start of the measured interval
-	// reorderReach is the profile's reorder reach at its clock, worked
+	// reorderReach is the profile's Reach, worked
 	// out once: every atomic step needs it.
 	reorderReach sim.Time
 	storeIssue   sim.Time // a store that does not wait: a cycle to issue into the store buffer
@@ -78,11 +78,7 @@ func NewMachine(p Profile, seed uint64) (*Machine, error) {
 	m.lines.Snoop = p.Snoop
 	m.lines.Window, m.lines.Migrate = p.Window, p.Migrate
 	m.lines.Write = p.Atomic
-	reach := float64(DefaultReorderReach)
-	if m.prof.ReorderReach > 0 {
-		reach = m.prof.ReorderReach
-	}
-	m.reorderReach = m.prof.Cycles(reach)
+	m.reorderReach = m.prof.Reach()
 	m.storeIssue = m.prof.Cycles(1)
 	m.lines.Forward = p.Forward
 	if p.Jitter != NoJitter {

@@ -216,6 +216,15 @@ func (p *Profile) Validate() error {
 // MaxCPUs is the largest machine contend models.
 const MaxCPUs = 1024
 
+// Reach returns the reorder window: ReorderReach cycles, or
+// DefaultReorderReach where the profile does not say.
+func (p *Profile) Reach() sim.Time {
+	if p.ReorderReach > 0 {
+		return p.Cycles(p.ReorderReach)
+	}
+	return p.Cycles(DefaultReorderReach)
+}
+
 // Cycles converts a cycle count to time at the profile's clock.
 func (p *Profile) Cycles(n float64) sim.Time { return sim.FromNanoseconds(n / p.GHz) }
 

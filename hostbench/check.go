@@ -447,11 +447,12 @@ const MaxIQR = 0.25
 // neither state.
 func (c *Calibration) Unsteady() []Figure {
 	pair, field, _ := simulatedPair(c.Figures, c.topo)
+	timed := timedRunAhead(c.Figures)
 	var out []Figure
 	for _, i := range refFigures(c.Figures, c.topo) {
 		f := c.Figures[i]
 		r, _ := refOf(f, pair, field)
-		if r.free == "profile.miss_overlap" && timedRunAhead(c.Figures) {
+		if r.free == "profile.miss_overlap" && timed {
 			continue // a prediction (Series)
 		}
 		if r.free != "" && f.Stat.IQRPct() > 100*MaxIQR {

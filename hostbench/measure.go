@@ -192,7 +192,7 @@ func Plan(t Topology, m Machine) []Figure {
 			}
 			// How much of the work after a waiting atomic runs in
 			// its wait: a short stretch, which the reorder window
-			// holds (the share of the wait, miss_overlap), and a long
+			// holds (the share of the work, run_ahead), and a long
 			// one, which it does not (the window, reorder_reach).
 			if simOK && c == sim {
 				for _, w := range hiddenWork {

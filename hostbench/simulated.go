@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"time"
 
-	"contend/cpu"
 	"contend/scenarios"
 )
 
@@ -93,18 +92,17 @@ func (m *Simulated) cost(job Job) (float64, error) {
 		lat := map[PairClass]float64{SMTSibling: p.SMTSibling.Nanoseconds(), SameLLC: p.SameSocket.Nanoseconds(),
 			OtherLLC: p.OtherLLC.Nanoseconds(), OtherSocket: p.OtherSocket.Nanoseconds()}[c]
 		if job.Kernel == RMWWork {
-			// What Core.executed hides of the work after an atomic
-			// that waited lat for its line: a share of the wait, up
-			// to the reorder window, and never more than the work.
-			reach := float64(cpu.DefaultReorderReach)
-			if p.ReorderReach > 0 {
-				reach = p.ReorderReach
-			}
+			// What Core.hide hides of the work after an atomic that
+			// waited lat for its line, up to the reorder window: the
+			// share RunAhead of the work, no longer than the wait, or
+			// without it the share MissOverlap of the wait, no longer
+			// than the work.
+			reach := p.Reach().Nanoseconds()
 			work := float64(job.Work*cyclesPerUnit) / p.GHz
 			if p.RunAhead > 0 {
-				return min(p.RunAhead*work, reach/p.GHz, lat), nil
+				return min(p.RunAhead*work, reach, lat), nil
 			}
-			return min(p.MissOverlap*lat, reach/p.GHz, work), nil
+			return min(p.MissOverlap*lat, reach, work), nil
 		}
 		return lat, nil
 	case Readers:
