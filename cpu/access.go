@@ -134,6 +134,7 @@ func (c *Core) access(a *account, l *cacheline.Line, op cacheline.Op, work, stal
 			if done <= c.drained {
 				local = c.drainOnly(now)
 			}
+			c.atomLine, c.atomDone = l, exec+p.Atomic
 			return c.executed(a, work, stall, now, exec, local)
 		}
 		local := c.drainOnly(now)
@@ -146,6 +147,7 @@ func (c *Core) access(a *account, l *cacheline.Line, op cacheline.Op, work, stal
 		if done > now {
 			local = 0
 		}
+		c.atomLine, c.atomDone = l, done+p.Atomic
 		return c.executed(a, work, stall, now, done, local)
 	}
 	// A hit in the core's own copy is served inline, without a call.
@@ -153,12 +155,12 @@ func (c *Core) access(a *account, l *cacheline.Line, op cacheline.Op, work, stal
 	if !c.M.lines.Hit(now, c.ID, l, op, hold) {
 		if op == cacheline.Store {
 			// When the store would commit were its line here.
-			hold = c.commitAt(now) - now
+			hold = c.commitAt(l, now) - now
 		}
 		done = c.M.lines.Access(now, c.ID, l, op, hold).Done
 	}
 	if op == cacheline.Store {
-		return c.stored(a, work, now, done)
+		return c.stored(a, l, work, now, done)
 	}
 	// A load, or a load for ownership (LoadOwn): the core waits for the
 	// data, which may still be on its way for a load asked for early. A
@@ -245,19 +247,24 @@ func (c *Core) afterAtomic(a *account, at sim.Time) sim.Time {
 // calibrate host a store before an atomic add costs the add 0.2-0.3 ns, not
 // an L1 load's latency (store-add 6.39-6.53 ns against add 6.08-6.24, with
 // l1_hit 1.56).
-func (c *Core) stored(a *account, work State, now, done sim.Time) sim.Time {
+func (c *Core) stored(a *account, l *cacheline.Line, work State, now, done sim.Time) sim.Time {
 	c.landed = max(c.landed, done)
-	c.pushStore(c.commitAt(done))
+	c.pushStore(c.commitAt(l, done))
 	d := c.hideHit(c.M.storeIssue)
 	a.add(work, d)
 	return now + d
 }
 
-// commitAt is when a store whose line is at the core at done leaves the
-// store buffer: a cycle and the profile's drain after that, and after the
-// stores before it.
-func (c *Core) commitAt(done sim.Time) sim.Time {
-	return max(c.drained, done+c.M.storeIssue+c.M.prof.StoreDrain)
+// commitAt is when a store to l whose line is at the core at done leaves
+// the store buffer: a cycle and the profile's drain after that, and after
+// the stores before it; and, for a store to the line of the core's latest
+// atomic, no sooner than StoreAfterAtomic after that atomic completed.
+func (c *Core) commitAt(l *cacheline.Line, done sim.Time) sim.Time {
+	at := max(c.drained, done+c.M.storeIssue+c.M.prof.StoreDrain)
+	if after := c.M.prof.StoreAfterAtomic; after > 0 && l == c.atomLine {
+		at = max(at, c.atomDone+after)
+	}
+	return at
 }
 
 // DefaultReorderReach is how far, in cycles, an out-of-order core runs

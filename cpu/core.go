@@ -91,6 +91,8 @@ type Core struct {
 	rmwWait  sim.Time        // how long the latest atomic waited for its line
 	rmwLine  *cacheline.Line // the line of the latest atomic step, and when it completed (afterAtomic)
 	rmwDone  sim.Time
+	atomLine *cacheline.Line // the line of the latest atomic of any step, and when it completed (commitAt)
+	atomDone sim.Time
 	// The store buffer: commit times of the stores still in it, oldest at
 	// sbHead, in a ring of the profile's capacity. Stores commit in order.
 	sb      []sim.Time

@@ -280,3 +280,45 @@ func TestLoadAfterAtomic(t *testing.T) {
 		})
 	}
 }
+
+// A store to the line the atomic before it wrote commits StoreAfterAtomic
+// after that atomic, and the next atomic waits for it: a loop [RMW L,
+// store L] takes Atomic + StoreAfterAtomic where that is longer than the
+// store's cycle and drain, and Atomic + a cycle + StoreDrain otherwise, or
+// when the store is to another line (the store-add loop).
+func TestStoreAfterAtomic(t *testing.T) {
+	const atomic, drain = 12 * sim.Nanosecond, 1 * sim.Nanosecond
+	cycle := sim.Time(400) // a cycle at testProfile's 2.5 GHz, in ps
+	for _, tc := range []struct {
+		name   string
+		after  sim.Time
+		other  bool     // the store is to another line
+		period sim.Time // worked out by hand
+	}{
+		{"held", 5 * sim.Nanosecond, false, atomic + 5*sim.Nanosecond},
+		{"not given", 0, false, atomic + cycle + drain},
+		{"shorter than the drain", cycle / 2, false, atomic + cycle + drain},
+		{"another line", 5 * sim.Nanosecond, true, atomic + cycle + drain},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := testProfile()
+			p.Atomic, p.AtomicOverlap, p.StoreDrain, p.StoreAfterAtomic = atomic, 0.5, drain, tc.after
+			m := newMachine(t, p, 1)
+			lock := newLine(t, m, "lock", false)
+			stored := lock
+			if tc.other {
+				stored = newLine(t, m, "flag", false)
+			}
+			steps := []cpu.Step{
+				&cpu.AccessStep{Label: m.Label("cmpxchg"), Line: lock, Op: cacheline.RMW},
+				&cpu.AccessStep{Label: m.Label("unlock"), Line: stored, Op: cacheline.Store},
+			}
+			startAll(m, &cpu.Program{Name: "lock", Steps: steps}, []int{0})
+			const n = 20000
+			run(t, m, 2*p.Memory+100*tc.period, 2*p.Memory+(100+n)*tc.period)
+			if got := m.Cores()[0].Completed; got < n-1 || got > n+1 {
+				t.Errorf("%d iterations in %d periods of %v, want %d", got, n, tc.period, n)
+			}
+		})
+	}
+}

@@ -58,7 +58,7 @@ func (c *Core) run(now sim.Time) (inline int) {
 				at = t + d
 			case o.acc == cacheline.Store && c.drained <= t && lines.Hit(t, c.ID, o.line, cacheline.Store, 0):
 				c.sbCount = 0 // every store has committed
-				at = c.stored(o.acct, Work, t, t)
+				at = c.stored(o.acct, o.line, Work, t, t)
 			default:
 				at = c.access(o.acct, o.line, o.acc, Work, Stall, t)
 				if c.indep && o.acc != cacheline.Store && at > t+l1 {

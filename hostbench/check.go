@@ -49,6 +49,10 @@ func refOf(f Figure, pair PairClass, pairField string) (ref, bool) {
 		r.free = "profile.atomic_overlap"
 	case j.Kernel == StoreAdd:
 		r.free = "profile.store_drain"
+	case j.Kernel == AddStoreLine:
+		// When a store to the line an atomic just wrote commits is the
+		// core's: the atomic, then a store to another word of its line.
+		r.free = "profile.store_after_atomic"
 	case j.Kernel == SharedLoadAdd && n == 1:
 		// The load waits for the add before it: how long is the core's.
 		r.free = "profile.load_after_atomic"
@@ -84,7 +88,7 @@ func variantOf(j Job) (string, bool) {
 	switch j.Kernel {
 	case Add, SharedAdd:
 		return "add" + workSuffix(j.Work), j.Work == 0 || j.Work == 10 || j.Work == 50
-	case CAS, Swap, StoreAdd, PingPong, FalseShare, Padded, TicketLock, TASLock, MCSLock, MCSBare, TicketBare, TicketStore, SharedStoreAdd, SharedLoadAdd, TicketCAS, PingPongCAS:
+	case CAS, Swap, StoreAdd, AddStoreLine, PingPong, FalseShare, Padded, TicketLock, TASLock, MCSLock, MCSBare, TicketBare, TicketStore, SharedStoreAdd, SharedLoadAdd, TicketCAS, PingPongCAS:
 		return j.Kernel.String(), true
 	}
 	return "", false

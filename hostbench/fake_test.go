@@ -14,6 +14,7 @@ type fakeMachine struct {
 	topo                                             Topology
 	unit, atomic, overlap, drain, l1, llc, mem, xfer float64 // ns, except overlap; xfer is a one-way ping-pong
 	after                                            float64 // ns: a load of the word an atomic just wrote, after it
+	storeAfter                                       float64 // ns: a store to the line an atomic just wrote commits, after it
 	noise                                            float64 // relative
 	outliers                                         float64 // fraction of disturbed samples
 	rng                                              *rand.Rand
@@ -38,7 +39,7 @@ type fakeMachine struct {
 }
 
 func newFake(topo Topology) *fakeMachine {
-	return &fakeMachine{topo: topo, unit: 1.25, atomic: 6, overlap: 0.5, drain: 1, l1: 1.5, llc: 12, mem: 90, xfer: 50, after: 3,
+	return &fakeMachine{topo: topo, unit: 1.25, atomic: 6, overlap: 0.5, drain: 1, l1: 1.5, llc: 12, mem: 90, xfer: 50, after: 3, storeAfter: 4,
 		noise: 0.01, outliers: 0.2, rng: rand.New(rand.NewPCG(1, 2)), seen: map[string]bool{}}
 }
 
@@ -55,6 +56,10 @@ func (m *fakeMachine) cost(j Job) float64 {
 		return m.atomic + work - math.Min(m.overlap*m.atomic, work)
 	case StoreAdd:
 		return m.unit/cyclesPerUnit + m.drain + m.atomic
+	case AddStoreLine:
+		// The next add waits for the store, which commits storeAfter
+		// after the add, or a cycle and the drain after it is issued.
+		return m.atomic + math.Max(m.storeAfter, m.unit/cyclesPerUnit+m.drain)
 	case SharedLoadAdd:
 		if len(j.CPUs) == 1 {
 			// The load waits for the add before it, and its store.

@@ -12,6 +12,7 @@ import (
 
 	"contend/cacheline"
 	"contend/scenarios"
+	"contend/sim"
 )
 
 // sysfs lays out /sys/devices/system/cpu for sockets×cores×threads CPUs
@@ -218,6 +219,7 @@ func TestEstimateRecoversTheMachine(t *testing.T) {
 	within(t, "same_socket", v["same_socket"].V, m.xfer, 0.02)
 	within(t, "store_drain", v["store_drain"].V, m.drain, 0.3)
 	within(t, "load_after_atomic", v["load_after_atomic"].V, m.after, 0.1)
+	within(t, "store_after_atomic", v["store_after_atomic"].V, m.storeAfter, 0.1)
 	if v["cores_per_socket"].V != 2 || v["sockets"].V != 1 {
 		t.Errorf("shape %v sockets × %v cores, want 1×2", v["sockets"].V, v["cores_per_socket"].V)
 	}
@@ -375,9 +377,10 @@ func calibrateSimulated(t *testing.T, truth *scenarios.Profile) *Calibration {
 // and the check of every loop, contended ones included, shows no error.
 func TestCalibrateTheModel(t *testing.T) {
 	truth := builtinTruth(t)
+	truth.StoreAfterAtomic = 4 * sim.Nanosecond // longer than the store's cycle and drain: the fit must find it
 	cal := calibrateSimulated(t, truth)
 	want := map[string]float64{"ghz": truth.GHz, "atomic": truth.Atomic.Nanoseconds(), "atomic_overlap": truth.AtomicOverlap,
-		"store_drain": truth.StoreDrain.Nanoseconds(), "same_socket": truth.SameSocket.Nanoseconds(),
+		"store_drain": truth.StoreDrain.Nanoseconds(), "store_after_atomic": truth.StoreAfterAtomic.Nanoseconds(), "same_socket": truth.SameSocket.Nanoseconds(),
 		"l1_hit": truth.L1Hit.Nanoseconds(), "memory": truth.Memory.Nanoseconds(), "wakeup": truth.Wakeup.Nanoseconds()}
 	for k, v := range want {
 		within(t, k, cal.Values[k].V, v, 0.02)

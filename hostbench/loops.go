@@ -137,6 +137,17 @@ func (s *shared) loop(job Job, t, iters int) {
 			atomic.SwapUint64(p, uint64(i))
 			x = lcg(x, w)
 		}
+	case AddStoreLine:
+		// The pattern of an uncontended lock: a test-and-set's CAS and
+		// then its unlock, or a ticket's xadd of its tail and then the
+		// store of its head, on one line.
+		p := &s.own[t].v
+		q := (*uint64)(unsafe.Add(unsafe.Pointer(p), 8))
+		for i := range iters {
+			atomic.AddUint64(p, 1)
+			*q = uint64(i)
+			x = lcg(x, w)
+		}
 	case StoreAdd:
 		p, q := &s.own[t].v, &s.other[t].v
 		for i := range iters {

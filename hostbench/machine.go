@@ -40,12 +40,13 @@ const (
 	RMWModified                  // timed: the first thread's atomic add on a line the second just wrote
 	RMWShared                    // timed: the first thread's atomic add on a line both threads just read (an upgrade)
 	RMWWork                      // timed: RMWModified alone, then with Work units of independent work after it, then the work alone; what of the work the atomic's wait hid
+	AddStoreLine                 // atomic add on one word of the thread's own line, then a plain store to another word of it: a lock's unlock after its atomic
 	numKernels
 )
 
 var kernelNames = [numKernels]string{"work", "add", "cas", "swap", "store-add", "pingpong", "shared-add",
 	"false-share", "padded", "ticket", "tas", "mcs", "chase", "pause", "wakeup", "readers", "shared-store-add", "ticket-cas", "pingpong-cas", "shared-load-add", "mcs-bare", "ticket-bare", "ticket-store",
-	"load-modified", "rmw-modified", "rmw-shared", "rmw-work"}
+	"load-modified", "rmw-modified", "rmw-shared", "rmw-work", "add-store-line"}
 
 // timed reports whether the kernel times one access of each iteration
 // with the time-stamp counter, apart from the handshake that sets the

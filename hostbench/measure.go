@@ -162,6 +162,7 @@ func Plan(t Topology, m Machine) []Figure {
 	add("add-work10", Job{Kernel: Add, CPUs: cpu0, Work: 10})
 	add("add-work50", Job{Kernel: Add, CPUs: cpu0, Work: 50})
 	add("store-add", Job{Kernel: StoreAdd, CPUs: cpu0})
+	add("add-store-line", Job{Kernel: AddStoreLine, CPUs: cpu0})
 	add("shared-load-add x1", Job{Kernel: SharedLoadAdd, CPUs: cpu0})
 	add("l1-load", Job{Kernel: Chase, CPUs: cpu0, Bytes: 16 << 10})
 	add("llc-load", Job{Kernel: Chase, CPUs: cpu0, Bytes: 4 << 20})

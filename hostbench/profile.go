@@ -123,6 +123,7 @@ var fields = []field{
 	{"atomic_overlap", 'n', []string{"add-work10", "work10", "add"}, overlap},
 	{"store_drain", 'd', []string{"store-add", "add", "work50"}, drain},
 	{"load_after_atomic", 'd', []string{"shared-load-add x1", "add"}, loadAfterAtomic},
+	{"store_after_atomic", 'd', []string{"add-store-line", "add"}, storeAfterAtomic},
 	{"wakeup", 'd', []string{"wakeup"}, direct("wakeup", 0.5, "half a pipe round trip between threads blocked in read(2)")},
 	{"pause", 'd', []string{"pause"}, direct("pause", 1, "one PAUSE in a loop of them")},
 	{"load_modified", 'm', []string{"readers x1", pingpongOf(SameLLC), pingpongCASOf(SameLLC)}, loadModified},
@@ -349,6 +350,17 @@ func loadAfterAtomic(fs figures, _ Topology) (float64, string, bool) {
 	both, ok1 := fs.median("shared-load-add x1")
 	at, ok2 := fs.median("add")
 	return math.Max(both-at, 0), "shared-load-add x1 - add: a load of the word the add before it wrote", ok1 && ok2
+}
+
+// storeAfterAtomic is how long after an atomic a store to its line
+// commits: an add and then a store to another word of its line cost the add
+// and that, uncontended (the next iteration's add waits for the store).
+// Where the store commits no later than it would after any atomic, the loop
+// costs what store-add does, and the estimate is a bound the fit corrects.
+func storeAfterAtomic(fs figures, _ Topology) (float64, string, bool) {
+	both, ok1 := fs.median("add-store-line")
+	at, ok2 := fs.median("add")
+	return math.Max(both-at, 0), "add-store-line - add: a store to the line the add before it wrote", ok1 && ok2
 }
 
 // drain is what the atomic after a store waits for beyond the store's own

@@ -26,37 +26,38 @@ type fileRaw struct {
 }
 
 type profileRaw struct {
-	Description     string   `toml:"description"`
-	Source          string   `toml:"source"`
-	GHz             *float64 `toml:"ghz"`
-	Sockets         *int     `toml:"sockets"`
-	CoresPerSocket  *int     `toml:"cores_per_socket"`
-	ThreadsPerCore  *int     `toml:"threads_per_core"`
-	CoresPerLLC     *int     `toml:"cores_per_llc"`
-	L1Hit           string   `toml:"l1_hit"`
-	LLCHit          string   `toml:"llc_hit"`
-	SMTSibling      string   `toml:"smt_sibling"`
-	SameSocket      string   `toml:"same_socket"`
-	OtherLLC        string   `toml:"other_llc"`
-	OtherSocket     string   `toml:"other_socket"`
-	Memory          string   `toml:"memory"`
-	Atomic          string   `toml:"atomic"`
-	AtomicOverlap   *float64 `toml:"atomic_overlap"`
-	MissOverlap     *float64 `toml:"miss_overlap"`
-	RunAhead        *float64 `toml:"run_ahead"`
-	ReorderReach    *float64 `toml:"reorder_reach"` // cycles
-	Wakeup          string   `toml:"wakeup"`
-	StoreDrain      string   `toml:"store_drain"`
-	LoadAfterAtomic string   `toml:"load_after_atomic"` // when a load of the word an atomic wrote returns, after the atomic
-	StoreBuffer     *int     `toml:"store_buffer"`
-	Pause           string   `toml:"pause"`
-	LLCOccupancy    string   `toml:"llc_occupancy"`
-	Jitter          string   `toml:"jitter"`
-	CV              *float64 `toml:"cv"`
-	Snoop           *float64 `toml:"snoop"`
-	SnoopWindow     string   `toml:"snoop_window"`  // how long an owner keeps a line being taken (replaces snoop)
-	LoadModified    string   `toml:"load_modified"` // "share" (the owner keeps a copy) or "migrate" (the reader takes the line)
-	Coherence       string   `toml:"coherence"`     // "mesif" (the LLC serves shared lines) or "moesi" (their owner does)
+	Description      string   `toml:"description"`
+	Source           string   `toml:"source"`
+	GHz              *float64 `toml:"ghz"`
+	Sockets          *int     `toml:"sockets"`
+	CoresPerSocket   *int     `toml:"cores_per_socket"`
+	ThreadsPerCore   *int     `toml:"threads_per_core"`
+	CoresPerLLC      *int     `toml:"cores_per_llc"`
+	L1Hit            string   `toml:"l1_hit"`
+	LLCHit           string   `toml:"llc_hit"`
+	SMTSibling       string   `toml:"smt_sibling"`
+	SameSocket       string   `toml:"same_socket"`
+	OtherLLC         string   `toml:"other_llc"`
+	OtherSocket      string   `toml:"other_socket"`
+	Memory           string   `toml:"memory"`
+	Atomic           string   `toml:"atomic"`
+	AtomicOverlap    *float64 `toml:"atomic_overlap"`
+	MissOverlap      *float64 `toml:"miss_overlap"`
+	RunAhead         *float64 `toml:"run_ahead"`
+	ReorderReach     *float64 `toml:"reorder_reach"` // cycles
+	Wakeup           string   `toml:"wakeup"`
+	StoreDrain       string   `toml:"store_drain"`
+	LoadAfterAtomic  string   `toml:"load_after_atomic"`  // when a load of the word an atomic wrote returns, after the atomic
+	StoreAfterAtomic string   `toml:"store_after_atomic"` // when a store to the line an atomic wrote commits, after the atomic
+	StoreBuffer      *int     `toml:"store_buffer"`
+	Pause            string   `toml:"pause"`
+	LLCOccupancy     string   `toml:"llc_occupancy"`
+	Jitter           string   `toml:"jitter"`
+	CV               *float64 `toml:"cv"`
+	Snoop            *float64 `toml:"snoop"`
+	SnoopWindow      string   `toml:"snoop_window"`  // how long an owner keeps a line being taken (replaces snoop)
+	LoadModified     string   `toml:"load_modified"` // "share" (the owner keeps a copy) or "migrate" (the reader takes the line)
+	Coherence        string   `toml:"coherence"`     // "mesif" (the LLC serves shared lines) or "moesi" (their owner does)
 }
 
 type kernelRaw struct {
