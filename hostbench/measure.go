@@ -173,8 +173,8 @@ func Plan(t Topology, m Machine) []Figure {
 			add("pingpong "+c.String(), Job{Kernel: PingPong, CPUs: p[:]})
 			if simOK && c == sim {
 				// Kept to the first ping-pong's placement as a
-				// contended loop is: its ratio to that ping-pong says
-				// what a load of a modified line does.
+				// contended loop is: its ratio to the ping-pong beside
+				// it says what a load of a modified line does.
 				contended(pingpongCASOf(c), Job{Kernel: PingPongCAS, CPUs: p[:]})
 			} else {
 				add(pingpongCASOf(c), Job{Kernel: PingPongCAS, CPUs: p[:]})
@@ -207,8 +207,8 @@ func Plan(t Topology, m Machine) []Figure {
 	}
 	for n := 1; n < len(all); n++ {
 		// The first is kept to the first ping-pong's placement: its
-		// ratio to that ping-pong can say what a load of a modified line
-		// does (loadModified).
+		// ratio to the ping-pong beside it can say what a load of a
+		// modified line does (loadModified).
 		if n == 1 {
 			contended(fmt.Sprintf("readers x%d", n), Job{Kernel: Readers, CPUs: all[:n+1]})
 			continue
