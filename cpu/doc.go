@@ -36,7 +36,10 @@
 // LoadAfterAtomic: shared-load-add on one CPU (a load of the counter, then
 // an add on it) against add; the same loop at two threads, a load followed
 // by an atomic on a contended line (one transfer when Migrate), is then a
-// prediction. Calibrate's ticket-bare and mcs-bare loops check a lock's
+// prediction. StoreAfterAtomic: add-store-line (an add, then a store to
+// another word of its line) against add; the uncontended ticket and
+// test-and-set loops, whose unlock is such a store, are then predictions.
+// Calibrate's ticket-bare and mcs-bare loops check a lock's
 // hand-over without the critical section the ticket and mcs loops hold, and
 // ticket-store one whose section only stores (the unlock's store then
 // commits behind a store that waits for its line). Pause: a loop of PAUSE;
