@@ -23,11 +23,17 @@ type Host struct {
 	// line is one for every job: on a mesh a line's home (its slice of
 	// the last-level cache) decides part of what a transfer costs (on the
 	// Emerald Rapids guest a ping-pong round trip takes 116-141 ns on one
-	// line or another), so the ping-pong the transfer is fitted to and
-	// the loops it predicts share it.
-	data map[string]*shared
-	one  *line
-	ops  uint64 // the last run's shared counter
+	// line or another; on the Sapphire Rapids guest a test-and-set loop
+	// took 104-131 ns a thread's operation on one pair of lines and
+	// 154-168 on another), so the ping-pong the transfer is fitted to and
+	// the loops it predicts share it: every lock's word is on it, and the
+	// counter the locks protect and the MCS queue's nodes are one for
+	// every job too.
+	data      map[string]*shared
+	one       *line
+	protected *line
+	nodes     []mcsNode
+	ops       uint64 // the last run's shared counter
 }
 
 // NewHost reads the topology from /sys, keeping the CPUs this process may
@@ -44,7 +50,7 @@ func NewHost() (*Host, error) {
 	if len(t.CPUs) == 0 {
 		return nil, fmt.Errorf("this process may run on none of the online CPUs")
 	}
-	return &Host{topo: t, data: map[string]*shared{}, one: new(line)}, nil
+	return &Host{topo: t, data: map[string]*shared{}, one: new(line), protected: new(line), nodes: make([]mcsNode, len(t.CPUs))}, nil
 }
 
 // Topology implements Machine.
@@ -68,7 +74,10 @@ func (h *Host) Run(job Job, iters int) (time.Duration, error) {
 	s := h.data[job.String()]
 	if s == nil {
 		s = newShared(len(job.CPUs), job)
-		s.one = h.one
+		s.one, s.protected = h.one, h.protected
+		if len(job.CPUs) <= len(h.nodes) {
+			s.nodes = h.nodes[:len(job.CPUs)]
+		}
 		h.data[job.String()] = s
 	}
 	// Readers, the CAS ping-pong and the timed kernels count their turns

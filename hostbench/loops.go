@@ -32,19 +32,8 @@ type shared struct {
 	other     []*line // one per thread: StoreAdd's store target
 	one       *line   // the contended line
 	protected *line   // the lock loops' counter
-	// ticket lock: tail and head on one line, as in the kernel's arch_spinlock_t
-	ticket struct {
-		tail, head uint32
-		_          [120]byte
-	}
-	// MCS lock: the tail on its own line, as the index+1 of the last
-	// waiter's node (0: free), the way the kernel's qspinlock encodes its
-	// tail. A 32-bit XCHG and CMPXCHG, not Go's pointer atomics: those are
-	// calls with a write-barrier check, and would time Go, not the lock.
-	mcs struct {
-		tail uint32
-		_    [124]byte
-	}
+	// The locks' words are on the contended line (ticketWords, word),
+	// where the ping-pong runs.
 	// The timed kernels: the second line they hand the turn over on, and
 	// the first thread's counts of the time-stamp counter.
 	flag   *line
@@ -80,7 +69,7 @@ func newShared(threads int, job Job) *shared {
 // before a run, keeping the lines: readers' round numbers, the CAS
 // ping-pong's ball and the timed kernels' handshake.
 func (s *shared) restart() {
-	s.one.v, s.flag.v, s.tsc = 0, 0, tscCounts{}
+	s.one.v, s.flag.v, s.protected.v, s.tsc = 0, 0, 0, tscCounts{}
 	for _, l := range s.own {
 		l.v = 0
 	}
@@ -326,29 +315,45 @@ func (s *shared) criticalCAS(x uint64, work int) uint64 {
 // move a store across an atomic. Go's atomic.Store would be a locked XCHG.
 
 func (s *shared) ticketLock() {
-	me := atomic.AddUint32(&s.ticket.tail, 1) - 1
-	for atomic.LoadUint32(&s.ticket.head) != me {
+	tail, head := s.ticketWords()
+	me := atomic.AddUint32(tail, 1) - 1
+	for atomic.LoadUint32(head) != me {
 	}
 }
 
-func (s *shared) ticketUnlock() { s.ticket.head++ }
+func (s *shared) ticketUnlock() {
+	_, head := s.ticketWords()
+	*head++
+}
 
-func (s *shared) tasWord() *uint32 { return (*uint32)(unsafe.Pointer(&s.one.v)) }
+// ticketWords are the ticket lock's tail and head, the two halves of the
+// contended word, on one line as in the kernel's arch_spinlock_t.
+func (s *shared) ticketWords() (tail, head *uint32) {
+	p := unsafe.Pointer(&s.one.v)
+	return (*uint32)(p), (*uint32)(unsafe.Add(p, 4))
+}
+
+// word is the low half of the contended word: the test-and-set lock's
+// word, and the MCS lock's tail, the index+1 of the last waiter's node
+// (0: free), the way the kernel's qspinlock encodes its tail. The MCS lock
+// takes it with a 32-bit XCHG and CMPXCHG, not Go's pointer atomics, which
+// are calls with a write-barrier check and would time Go, not the lock.
+func (s *shared) word() *uint32 { return (*uint32)(unsafe.Pointer(&s.one.v)) }
 
 func (s *shared) tasLock() {
-	p := s.tasWord()
+	p := s.word()
 	for !atomic.CompareAndSwapUint32(p, 0, 1) {
 		for atomic.LoadUint32(p) != 0 {
 		}
 	}
 }
 
-func (s *shared) tasUnlock() { *s.tasWord() = 0 }
+func (s *shared) tasUnlock() { *s.word() = 0 }
 
 func (s *shared) mcsLock(t int) {
 	n := &s.nodes[t]
 	n.next, n.locked = 0, 1
-	prev := atomic.SwapUint32(&s.mcs.tail, uint32(t+1))
+	prev := atomic.SwapUint32(s.word(), uint32(t+1))
 	if prev == 0 {
 		return
 	}
@@ -361,7 +366,7 @@ func (s *shared) mcsUnlock(t int) {
 	n := &s.nodes[t]
 	next := atomic.LoadUint32(&n.next)
 	if next == 0 {
-		if atomic.CompareAndSwapUint32(&s.mcs.tail, uint32(t+1), 0) {
+		if atomic.CompareAndSwapUint32(s.word(), uint32(t+1), 0) {
 			return
 		}
 		for next == 0 {
