@@ -4,6 +4,7 @@ package hostbench
 
 import (
 	"testing"
+	"unsafe"
 )
 
 // Every loop runs on this machine, pinned, and the contended ones do their
@@ -42,6 +43,36 @@ func TestHostLoops(t *testing.T) {
 					t.Errorf("%s, run %d: counter %d after %d threads × %d iterations", f.Name, run+1, h.ops, len(f.Job.CPUs), iters)
 				}
 			}
+		}
+	}
+}
+
+// Every lock loop runs on the line the ping-pong runs on, and every loop
+// of a run shares one protected counter and one set of MCS nodes: a line's
+// home changes what a transfer costs, so the ping-pong the transfer is
+// fitted to must measure the lines the lock loops use.
+func TestLocksOnThePingPongLine(t *testing.T) {
+	h, err := NewHost()
+	if err != nil {
+		t.Skip(err)
+	}
+	cpus := []int{h.Topology().CPUs[0].ID}
+	lineOf := func(p unsafe.Pointer) uintptr { return uintptr(p) / 64 }
+	one := lineOf(unsafe.Pointer(&h.one.v))
+	for _, k := range []Kernel{TicketLock, TASLock, MCSLock, TicketCAS, TicketStore} {
+		job := Job{Kernel: k, CPUs: cpus, Work: 1}
+		if _, err := h.Run(job, 10); err != nil {
+			t.Fatalf("%v: %v", job, err)
+		}
+		s := h.data[job.String()]
+		tail, head := s.ticketWords()
+		for name, p := range map[string]unsafe.Pointer{"ticket tail": unsafe.Pointer(tail), "ticket head": unsafe.Pointer(head), "word": unsafe.Pointer(s.word())} {
+			if lineOf(p) != one {
+				t.Errorf("%v: the %s is not on the ping-pong's line", job, name)
+			}
+		}
+		if s.protected != h.protected || &s.nodes[0] != &h.nodes[0] {
+			t.Errorf("%v: its protected counter or MCS nodes are its own, not the run's", job)
 		}
 	}
 }
