@@ -222,10 +222,7 @@ func loadModified(fs figures, t Topology) (float64, string, bool) {
 			pair = c
 		}
 	}
-	rt, ok2 := fs.median(pingpongOf(pair) + before + "readers x1")
-	if !ok2 {
-		rt, ok2 = fs.median(pingpongOf(pair))
-	}
+	rt, ok2 := fs.beside(pingpongOf(pair), "readers x1")
 	if !(ok1 && ok2) || rt <= 0 {
 		return 0, "", false
 	}
@@ -240,6 +237,15 @@ func loadModified(fs figures, t Topology) (float64, string, bool) {
 	return 0, how + "is taken to leave the writer a copy, but the ratio is near neither 1 (share) nor 2 (migrate): the machine changed between the two loops; calibrate again", true
 }
 
+// beside is the median of the ping-pong pp measured beside loop, sample by
+// sample, where the record has it, and of the first pp otherwise.
+func (fs figures) beside(pp, loop string) (float64, bool) {
+	if v, ok := fs.median(pp + before + loop); ok {
+		return v, true
+	}
+	return fs.median(pp)
+}
+
 // loadModifiedCAS reads the same from the two ping-pongs of one pair, when
 // both were measured: a pass of the one that spins on the CAS is one
 // transfer and the CAS; a pass of the one that loads is that too when the
@@ -252,10 +258,7 @@ func loadModified(fs figures, t Topology) (float64, string, bool) {
 // nothing.
 func loadModifiedCAS(fs figures) (float64, string, bool) {
 	for c := SMTSibling; c <= OtherSocket; c++ {
-		read, ok1 := fs.median(pingpongOf(c) + before + pingpongCASOf(c))
-		if !ok1 {
-			read, ok1 = fs.median(pingpongOf(c))
-		}
+		read, ok1 := fs.beside(pingpongOf(c), pingpongCASOf(c))
 		cas, ok2 := fs.median(pingpongCASOf(c))
 		if !ok1 || !ok2 || cas <= 0 {
 			continue
