@@ -122,8 +122,8 @@ var fields = []field{
 	{"atomic", 'd', []string{"add"}, direct("add", 1, "LOCK XADD on an owned line, tight loop")},
 	{"atomic_overlap", 'n', []string{"add-work10", "work10", "add"}, overlap},
 	{"store_drain", 'd', []string{"store-add", "add", "work50"}, drain},
-	{"load_after_atomic", 'd', []string{"shared-load-add x1", "add"}, loadAfterAtomic},
-	{"store_after_atomic", 'd', []string{"add-store-line", "add"}, storeAfterAtomic},
+	{"load_after_atomic", 'd', []string{"shared-load-add x1", "add"}, afterAdd("shared-load-add x1", "a load of the word the add before it wrote")},
+	{"store_after_atomic", 'd', []string{"add-store-line", "add"}, afterAdd("add-store-line", "a store to the line the add before it wrote")},
 	{"wakeup", 'd', []string{"wakeup"}, direct("wakeup", 0.5, "half a pipe round trip between threads blocked in read(2)")},
 	{"pause", 'd', []string{"pause"}, direct("pause", 1, "one PAUSE in a loop of them")},
 	{"load_modified", 'm', []string{"readers x1", pingpongOf(SameLLC), pingpongCASOf(SameLLC)}, loadModified},
@@ -360,24 +360,20 @@ func missOverlap(fs figures, _ Topology) (float64, string, bool) {
 	return min(max((add+work-both)/add, 0), 1), "the share of a contended atomic's wait that the work after it runs in, from the 2-thread add with 10 units of work after it", true
 }
 
-// loadAfterAtomic is how long after an atomic a load of the word it wrote
-// returns: a load and an add on one counter, uncontended, cost the add and
-// that (the loop's load waits for the add of the iteration before).
-func loadAfterAtomic(fs figures, _ Topology) (float64, string, bool) {
-	both, ok1 := fs.median("shared-load-add x1")
-	at, ok2 := fs.median("add")
-	return math.Max(both-at, 0), "shared-load-add x1 - add: a load of the word the add before it wrote", ok1 && ok2
-}
-
-// storeAfterAtomic is how long after an atomic a store to its line
-// commits: an add and then a store to another word of its line cost the add
-// and that, uncontended (the next iteration's add waits for the store).
-// Where the store commits no later than it would after any atomic, the loop
-// costs what store-add does, and the estimate is a bound the fit corrects.
-func storeAfterAtomic(fs figures, _ Topology) (float64, string, bool) {
-	both, ok1 := fs.median("add-store-line")
-	at, ok2 := fs.median("add")
-	return math.Max(both-at, 0), "add-store-line - add: a store to the line the add before it wrote", ok1 && ok2
+// afterAdd is what a loop of the add and one more access costs beyond the
+// add alone, uncontended: the next iteration's add waits for that access.
+// load_after_atomic is shared-load-add x1's (a load of the word the add
+// before it wrote returns that long after the add); store_after_atomic is
+// add-store-line's (a store to another word of the add's line commits that
+// long after it). Where the access is no slower after the add than after
+// any atomic, the loop costs what store-add does, and the estimate is a
+// bound the fit corrects.
+func afterAdd(loop, how string) func(figures, Topology) (float64, string, bool) {
+	return func(fs figures, _ Topology) (float64, string, bool) {
+		both, ok1 := fs.median(loop)
+		at, ok2 := fs.median("add")
+		return math.Max(both-at, 0), loop + " - add: " + how, ok1 && ok2
+	}
 }
 
 // drain is what the atomic after a store waits for beyond the store's own
