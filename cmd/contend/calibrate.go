@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -57,7 +59,7 @@ func cmdCalibrate(args []string, stdout, stderr io.Writer) error {
 		}
 		id := hostbench.IdentityOf(prov, topo)
 		if runs := hostbench.Archived(id); len(runs) > 0 {
-			fmt.Fprintf(stderr, "calibrate: this machine (%s) is archived: %s\n", id, strings.Join(runs, ", "))
+			fmt.Fprintf(stderr, "calibrate: this machine (%s) is archived: %s\n", id, archivedRuns(runs))
 		} else {
 			fmt.Fprintf(stderr, "calibrate: this machine (%s) is not in the archive of measured hosts: run calibrate --check --format json under chrt -f 1 and add its output to hostbench/testdata/hosts/, with its line in hostbench/hosts.txt\n", id)
 		}
@@ -100,4 +102,59 @@ func measureHost(quick bool, progress io.Writer) ([]hostbench.Figure, hostbench.
 	prov.Effort = fmt.Sprintf("%s: %d samples of about %v per figure", name, effort.Samples, effort.Sample)
 	figs, err := hostbench.MeasureAll(host, hostbench.Plan(host.Topology(), host), effort, progress)
 	return figs, host.Topology(), prov, err
+}
+
+// archivedRuns says which archived records a machine has, a set of runs
+// of one session in a phrase: "xeon-f6m167s8-kvm-2vcpu-2026-12-02 runs 1-31
+// (31 files in hostbench/testdata/hosts/)", not thirty-one names.
+func archivedRuns(files []string) string {
+	type set struct {
+		name string
+		runs []int
+	}
+	var sets []*set
+	by := map[string]*set{}
+	var others []string
+	for _, f := range files {
+		base := strings.TrimSuffix(f, ".json")
+		i := strings.LastIndex(base, "-run")
+		n := 0
+		if i >= 0 {
+			n, _ = strconv.Atoi(base[i+len("-run"):])
+		}
+		if n <= 0 {
+			others = append(others, f)
+			continue
+		}
+		name := base[:i]
+		if by[name] == nil {
+			by[name] = &set{name: name}
+			sets = append(sets, by[name])
+		}
+		by[name].runs = append(by[name].runs, n)
+	}
+	var parts []string
+	for _, st := range sets {
+		sort.Ints(st.runs)
+		var spans []string
+		for i := 0; i < len(st.runs); {
+			j := i
+			for j+1 < len(st.runs) && st.runs[j+1] == st.runs[j]+1 {
+				j++
+			}
+			if j > i {
+				spans = append(spans, fmt.Sprintf("%d-%d", st.runs[i], st.runs[j]))
+			} else {
+				spans = append(spans, fmt.Sprint(st.runs[i]))
+			}
+			i = j + 1
+		}
+		word := "runs"
+		if len(st.runs) == 1 {
+			word = "run"
+		}
+		parts = append(parts, fmt.Sprintf("%s %s %s", st.name, word, strings.Join(spans, ", ")))
+	}
+	parts = append(parts, others...)
+	return fmt.Sprintf("%s (%d files in hostbench/testdata/hosts/)", strings.Join(parts, "; "), len(files))
 }

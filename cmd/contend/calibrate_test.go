@@ -73,3 +73,21 @@ func TestCalibrateSimulatedMachine(t *testing.T) {
 		t.Errorf("spreads %+v from loops whose IQR is 0", unc)
 	}
 }
+
+// A machine measured in many runs is named by its sets of runs, in order of
+// the archive, not file by file.
+func TestArchivedRunsSummary(t *testing.T) {
+	for _, c := range []struct {
+		files []string
+		want  string
+	}{
+		{[]string{"a-2026-12-02-run1.json", "a-2026-12-02-run10.json", "a-2026-12-02-run11.json", "a-2026-12-02-run2.json", "a-2026-12-02-run3.json", "a-2026-12-02-run5.json"},
+			"a-2026-12-02 runs 1-3, 5, 10-11 (6 files in hostbench/testdata/hosts/)"},
+		{[]string{"b-2026-12-01-run4.json", "a-2026-12-02-run1.json", "odd.json", "c-run0.json", "x"},
+			"b-2026-12-01 run 4; a-2026-12-02 run 1; odd.json; c-run0.json; x (5 files in hostbench/testdata/hosts/)"},
+	} {
+		if got := archivedRuns(c.files); got != c.want {
+			t.Errorf("archivedRuns(%q) = %q, want %q", c.files, got, c.want)
+		}
+	}
+}
