@@ -69,6 +69,11 @@ func parse(fs *flag.FlagSet, o *options, args []string) error {
 			if errors.Is(err, flag.ErrHelp) {
 				return flag.ErrHelp
 			}
+			if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok {
+				if hint := flagHint(strings.TrimPrefix(fs.Name(), "contend "), name, fs); hint != "" {
+					fmt.Fprintln(o.stderr, hint)
+				}
+			}
 			return errUsage
 		}
 		if fs.NArg() == 0 {

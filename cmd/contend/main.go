@@ -44,11 +44,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, usage)
 		return 2
 	}
-	cmds := map[string]func([]string, io.Writer, io.Writer) error{
-		"list": cmdList, "run": cmdRun, "sweep": cmdSweep, "validate": cmdValidate,
-		"explain": cmdExplain, "fit": cmdFit, "plot": cmdPlot, "serve": cmdServe,
-		"calibrate": cmdCalibrate, "import": cmdImport, "merge": cmdMerge, "advise": cmdAdvise,
-	}
+	cmds := commandFuncs()
 	if v := args[0]; v == "version" || v == "--version" || v == "-version" {
 		if len(args) > 1 {
 			fmt.Fprintf(stderr, "contend %s: takes no arguments (got %s)\n", v, report.TermText(args[1]))
@@ -77,4 +73,13 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// commandFuncs maps each command to the function that runs it.
+func commandFuncs() map[string]func([]string, io.Writer, io.Writer) error {
+	return map[string]func([]string, io.Writer, io.Writer) error{
+		"list": cmdList, "run": cmdRun, "sweep": cmdSweep, "validate": cmdValidate,
+		"explain": cmdExplain, "fit": cmdFit, "plot": cmdPlot, "serve": cmdServe,
+		"calibrate": cmdCalibrate, "import": cmdImport, "merge": cmdMerge, "advise": cmdAdvise,
+	}
 }
