@@ -54,7 +54,11 @@
 // property of the core, which calibrate's 2-thread add measures): its own
 // accesses before then are hits
 // (and a locked one must also finish by then), so an owner issuing atomics
-// back to back is not robbed of the line on every one. A plain store is the
+// back to back is not robbed of the line on every one. The window is each
+// owner's own: when several requests queue, the ones behind a core's are
+// taken up before that core even has the line, and it keeps its window all
+// the same, so a cmpxchg that fails and is retried at once finds the line
+// still there however long the queue. A plain store is the
 // exception when the request asks to own the line: it leaves the store
 // buffer after the snoop has come. On the EPYC guest contend calibrate runs
 // on, two threads adding to one counter do about ten adds each time the line

@@ -122,8 +122,14 @@ type Line struct {
 	prevTaken bool     // that request asks to own the line (not only to read it)
 	prevBy    int      // the core that request came from
 	prevLeft  int      // writes prev may still make before it lets go (from System.Write; -1: no bound)
-	watchers  []watcher
-	Stats     Stats
+	// grace is every core's own record of the window it keeps the line
+	// for once the request after its own is served: prev's record is the
+	// latest, but with requests queued behind each other an owner's turn
+	// comes after later requests have been taken, and its window is its
+	// own all the same.
+	grace    []grace
+	watchers []watcher
+	Stats    Stats
 }
 
 type watcher struct {
@@ -147,7 +153,15 @@ func (l *Line) KeptUntil(core int) sim.Time {
 	if l.prev == core {
 		return l.prevTill
 	}
-	return 0
+	return l.grace[core].till
+}
+
+// grace is one core's window: until when it keeps the line, whether the
+// request that takes it asks to own it, and the writes it may still make.
+type grace struct {
+	till  sim.Time
+	taken bool
+	left  int32
 }
 
 // MarkReadOnly says that no store or atomic of the run will ever reach l:

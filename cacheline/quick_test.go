@@ -79,8 +79,12 @@ type refLine struct {
 	// the request that took the line from prev asked to own it: prev's
 	// plain stores no longer hit
 	prevTaken bool
-	forward   bool // ForwardOwner
-	fwd       int
+	// every core's own window, for when requests queued behind its own
+	// were taken before it had the line
+	till    map[int]sim.Time
+	taken   map[int]bool
+	forward bool // ForwardOwner
+	fwd     int
 
 	accesses, hits, transfers, invalidations uint64
 	queued                                   sim.Time
@@ -107,6 +111,7 @@ func (r *refLine) access(now sim.Time, core int, op cacheline.Op, hold sim.Time)
 		hold = 0
 	}
 	grace := !(op == cacheline.Store && r.prevTaken) && r.prev == core && now < r.prevTill && now+until <= r.prevTill
+	grace = grace || r.prev != core && !(op == cacheline.Store && r.taken[core]) && now < r.till[core] && now+until <= r.till[core]
 	r.graced = grace && !r.holds(core)
 	if r.perCPU || r.owner == core || (op == cacheline.Load && r.sharers[core]) || grace {
 		r.hits++
@@ -158,6 +163,7 @@ func (r *refLine) access(now sim.Time, core int, op cacheline.Op, hold sim.Time)
 	switch {
 	case op == cacheline.Load && r.owner >= 0:
 		r.prev, r.prevTill, r.prevTaken = r.owner, snooped, false
+		r.till[r.owner], r.taken[r.owner] = snooped, false
 		if r.forward {
 			r.fwd = r.owner
 		}
@@ -173,6 +179,7 @@ func (r *refLine) access(now sim.Time, core int, op cacheline.Op, hold sim.Time)
 		if r.owner >= 0 {
 			r.invalidations++
 			r.prev, r.prevTill, r.prevTaken = r.owner, snooped, true
+			r.till[r.owner], r.taken[r.owner] = snooped, true
 		}
 		clear(r.sharers)
 		r.owner, r.fwd = core, -1
@@ -215,7 +222,7 @@ func matchReference(t *testing.T, snoop float64, fw cacheline.Forwarding) {
 			if lines[i], err = s.NewLine(string(rune('a'+i)), perCPU); err != nil {
 				t.Fatal(err)
 			}
-			refs[i] = &refLine{perCPU: perCPU, owner: -1, prev: -1, sharers: map[int]bool{}, snoop: snoop, forward: fw == cacheline.ForwardOwner, fwd: -1}
+			refs[i] = &refLine{perCPU: perCPU, owner: -1, prev: -1, sharers: map[int]bool{}, till: map[int]sim.Time{}, taken: map[int]bool{}, snoop: snoop, forward: fw == cacheline.ForwardOwner, fwd: -1}
 		}
 		now := sim.Time(0)
 		for i, a := range tr {

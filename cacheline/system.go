@@ -156,6 +156,7 @@ func (s *System) NewLine(name string, perCPU bool) (*Line, error) {
 	l := &Line{
 		Name: name, ID: len(s.lines), PerCPU: perCPU, owner: -1, prev: -1, fwd: -1,
 		sharers: make([]uint64, (n+63)/64), byGroup: make([]int32, len(s.groupSocket)),
+		grace: make([]grace, n),
 	}
 	l.Stats.ByCore = make([]uint64, n)
 	l.Stats.TransfersBy = make([]uint64, n)
@@ -210,9 +211,21 @@ func (s *System) Access(now sim.Time, core int, l *Line, op Op, hold sim.Time) R
 	st := &l.Stats
 	st.Accesses++
 	st.ByCore[core]++
+	if l.prev != core && l.olderGrace(now, core, op, max(hold, commit)) {
+		st.Hits++
+		if op != Load {
+			if g := &l.grace[core]; g.left > 0 {
+				g.left--
+			}
+			l.occupy(now, now+hold)
+			s.wakeLosers(l, core, now)
+		}
+		return Result{Done: now, From: Local}
+	}
 	if l.graceHit(now, core, op, max(hold, commit)) {
 		if op != Load && l.prevLeft > 0 {
 			l.prevLeft--
+			l.grace[core].left = int32(l.prevLeft)
 		}
 		st.Hits++
 		if op != Load {
@@ -324,7 +337,10 @@ func panicReadOnly(l *Line, op Op) {
 // transfer's own time, jitter included, so that the moment the owner lets
 // go varies as the transfer does. With a Window, the owner keeps it that
 // long (jittered) after the home takes the request up, whatever the
-// transfer costs, and never past the transfer's end.
+// transfer costs, and never past the transfer's end. The window is the
+// owner's own: with requests queued behind each other, the ones after this
+// may be taken up before the owner even has the line, and it keeps it for
+// its window all the same (grace, olderGrace).
 func (s *System) keepUntilSnoop(l *Line, owner, by int, start, service sim.Time, taken bool) {
 	till := start + sim.Time(s.Snoop*float64(service))
 	if s.Window > 0 {
@@ -339,6 +355,7 @@ func (s *System) keepUntilSnoop(l *Line, owner, by int, start, service sim.Time,
 		l.prevLeft = max(1, int((till-start+s.Write/2)/s.Write))
 	}
 	l.prev, l.prevTill, l.prevTaken, l.prevBy = owner, till, taken, by
+	l.grace[owner] = grace{till: till, taken: taken, left: int32(l.prevLeft)}
 }
 
 // Hit performs op by core on l at now, as Access does, when the core's own
@@ -374,6 +391,13 @@ func (s *System) Hit(now sim.Time, core int, l *Line, op Op, hold sim.Time) bool
 // leaves the buffer once the waiter's re-read has taken the lock's line,
 // and must take it back.
 // Nor a write past the count the window allows (prevLeft, from Write).
+// olderGrace is graceHit for a core whose window is not the latest one:
+// requests after its own were taken while it waited for the line.
+func (l *Line) olderGrace(now sim.Time, core int, op Op, hold sim.Time) bool {
+	g := l.grace[core]
+	return !(op == Store && g.taken) && !(op != Load && g.left == 0) && now < g.till && now+hold <= g.till
+}
+
 func (l *Line) graceHit(now sim.Time, core int, op Op, hold sim.Time) bool {
 	return !(op == Store && l.prevTaken) && !(op != Load && l.prevLeft == 0) && l.prev == core && now < l.prevTill && now+hold <= l.prevTill
 }

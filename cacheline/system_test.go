@@ -343,6 +343,35 @@ func TestWindowIsTheCoresOwn(t *testing.T) {
 	}
 }
 
+// An owner's window is its own even when requests queue behind each other:
+// cores 1, 2 and 3 ask for the line at once, so each request is taken up
+// when the one before it has come (and its atomic is done), and the
+// requests after core 1's are taken before core 1 even has the line. Core
+// 1 still keeps it for the window after core 2's request is taken up, and
+// not after.
+func TestWindowSurvivesAQueue(t *testing.T) {
+	const hold = 4 * sim.Nanosecond
+	s, ls := newSystem(t, grid{n: 4, perSocket: 4}, "counter")
+	s.Window = 20 * sim.Nanosecond
+	l := ls[0]
+	s.Access(0, 0, l, cacheline.RMW, hold) // core 0 owns it, from memory
+	t0 := 1000 * sim.Nanosecond
+	r1 := s.Access(t0, 1, l, cacheline.RMW, hold)
+	r2 := s.Access(t0, 2, l, cacheline.RMW, hold)
+	s.Access(t0, 3, l, cacheline.RMW, hold)
+	taken2 := r2.Done - testLat[cacheline.SameSocket] // when core 2's request was taken up
+	if want := r1.Done + hold; taken2 != want {
+		t.Fatalf("core 2's request taken up at %v, want once core 1's has come and its atomic is done, %v", taken2, want)
+	}
+	// Core 1's second atomic, right after its first, within its window.
+	if r := s.Access(r1.Done+hold, 1, l, cacheline.RMW, hold); !r.Hit() {
+		t.Errorf("core 1 lost the line to the queue behind it: its atomic %v after the line came missed, its window lasts %v after core 2's request is taken", hold, s.Window)
+	}
+	if r := s.Access(taken2+s.Window+sim.Nanosecond, 1, l, cacheline.RMW, hold); r.Hit() {
+		t.Errorf("core 1 still had the line past its window")
+	}
+}
+
 // With Write set, the window is also a count: the owner makes no more
 // writes in it than the atomics of Write that fit in its time (20 ns of 5 ns
 // atomics: four), and its loads are not counted.
