@@ -70,6 +70,42 @@ func TestCmpxchgFailsExactlyWhenChanged(t *testing.T) {
 	}
 }
 
+// A cmpxchg that fails takes the line all the same, and its retry, right
+// behind it, finds the line still there in the owner's window however many
+// CPUs queue for it: under contention a loop costs about one transfer of
+// the line a success, not one a try. With the window one slot a line, the
+// queue behind each CPU's request took it away, every retry queued again
+// and failed again: n CPUs paid n transfers a success.
+func TestCmpxchgRetryKeepsTheLine(t *testing.T) {
+	for _, n := range []int{4, 8, 16} {
+		p := testProfile(cpu.UniformJitter)
+		p.CV, p.Window = cpu.DefaultCV, 20*sim.Nanosecond
+		w := newWorld(t, p, 5, models.DefaultKernel())
+		wd := w.NewWord("refs", newLine(t, w, "refs", false), nil)
+		prog := &cpu.Program{Name: "inc", Steps: []cpu.Step{
+			compute(w, "work", 100*sim.Nanosecond),
+			&models.CmpxchgStep{W: wd, Delta: 1, Label: w.M.Label("cmpxchg")},
+		}}
+		res := flood(t, w, prog, n, 5*sim.Microsecond, 50*sim.Microsecond)
+		st := res.Cmpxchg[0]
+		ok := st.Attempts - st.Failures
+		var transfers uint64
+		for _, l := range res.Lines {
+			if l.Name == "refs" {
+				transfers = l.Transfers
+			}
+		}
+		if ok == 0 {
+			t.Fatalf("%d cpus: no cmpxchg succeeded", n)
+		}
+		per := float64(transfers) / float64(ok)
+		t.Logf("%d cpus: %.2f transfers a success (%d tries, %d failed)", n, per, st.Attempts, st.Failures)
+		if per > 2.5 {
+			t.Errorf("%d cpus: %.2f transfers of the word's line a success (%d tries, %d failed), want at most 2.5: a failed cmpxchg's retry lost the line", n, per, st.Attempts, st.Failures)
+		}
+	}
+}
+
 // The monitor itself catches a cmpxchg that succeeds over a change.
 func TestCmpxchgMonitorCatchesStaleSuccess(t *testing.T) {
 	mon := &cmpxchgMonitor{readAt: map[int]int{}}
