@@ -32,10 +32,10 @@ func BenchmarkTicketLockTwoCores(b *testing.B) {
 // (the goal: 128 CPUs within 2x of 2). Each size after the first also reports
 // its cost relative to 2 CPUs, when those ran in the same invocation.
 func BenchmarkTicketLockScale(b *testing.B) {
-	var base float64 // ns/event at 2 CPUs
+	var base, baseT float64 // ns/event and ns/transfer at 2 CPUs
 	for _, n := range []int{2, 32, 128} {
 		b.Run(fmt.Sprintf("cpus=%d", n), func(b *testing.B) {
-			var events uint64
+			var events, transfers uint64
 			for b.Loop() {
 				b.StopTimer() // building the machine is not an event
 				p := testProfile(cpu.NoJitter)
@@ -48,13 +48,22 @@ func BenchmarkTicketLockScale(b *testing.B) {
 				b.StartTimer()
 				flood(b, w, prog, n, 0, 200*sim.Microsecond)
 				events += w.M.Fired()
+				for _, l := range w.M.Lines() {
+					transfers += l.Stats.Transfers
+				}
 			}
 			perEvent := float64(b.Elapsed().Nanoseconds()) / float64(events)
 			b.ReportMetric(perEvent, "ns/event")
+			// An event at many CPUs serves a release's re-reads together
+			// (cpu.Core.SpinRereads): what one line transfer costs is the
+			// measure that does not depend on how many an event serves.
+			perTransfer := float64(b.Elapsed().Nanoseconds()) / float64(transfers)
+			b.ReportMetric(perTransfer, "ns/transfer")
 			if n == 2 {
-				base = perEvent
+				base, baseT = perEvent, perTransfer
 			} else if base > 0 {
 				b.ReportMetric(perEvent/base, "x-cost-of-2cpus")
+				b.ReportMetric(perTransfer/baseT, "x-transfer-cost-of-2cpus")
 			}
 		})
 	}
