@@ -199,11 +199,14 @@ func CheckMetric(metric, unit string) error {
 }
 
 // BatchUnit is what one operation of the batch is called: the scenario's
-// unit of work when the batch runs alone and the scenario names one, else
-// "op" (beside a flood, the unit names the flood's work).
+// unit of work when the batch runs alone and the scenario names one, its
+// batch_unit beside a flood (where unit names the flood's work), else "op".
 func (s *Scenario) BatchUnit() string {
 	if s.Workload.Kind == WorkloadBatch && s.Workload.Unit != "" && s.Workload.Unit != "packet" {
 		return s.Workload.Unit
+	}
+	if s.Workload.Kind == WorkloadBoth && s.Workload.BatchUnitName != "" {
+		return s.Workload.BatchUnitName
 	}
 	return "op"
 }

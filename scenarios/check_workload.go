@@ -79,6 +79,15 @@ func (c *checker) workload(w *workloadRaw) {
 		}
 		wl.Unit = w.Unit
 	}
+	if w.BatchUnit != "" {
+		switch {
+		case !isWord(w.BatchUnit):
+			c.fail("workload.batch_unit", append(a, keyNeedle("batch_unit")), "%q; name one run of the batch's program with one lowercase word, e.g. \"filter\" or \"call\"", w.BatchUnit)
+		case w.Kind != "both":
+			c.fail("workload.batch_unit", append(a, keyNeedle("batch_unit")), "batch_unit names the batch's operation beside a flood (kind = \"both\"); with kind = %q, unit names the program's run: use unit or drop batch_unit", w.Kind)
+		}
+		wl.BatchUnitName = w.BatchUnit
+	}
 	switch {
 	case wl.Cores < 1 || wl.Cores > cpu.MaxCPUs:
 		c.fail("workload.cores", append(a, keyNeedle("cores")), "%d; give between 1 and %d flood CPUs", wl.Cores, cpu.MaxCPUs)

@@ -31,7 +31,11 @@ func TestLabelsOfCoversSimulatedLabels(t *testing.T) {
 				continue
 			}
 			var on, off []string
-			for _, l := range r.Profile {
+			profile := r.Profile
+			if r.Batch != nil {
+				profile = append(slices.Clone(profile), r.Batch.Profile...) // beside a flood, the batch CPU's own
+			}
+			for _, l := range profile {
 				if l.WorkNs+l.StallNs+l.SpinNs > 0 {
 					on = append(on, l.Label)
 				}

@@ -90,6 +90,9 @@ type Workload struct {
 	// Unit is what one run of a program is called in tables: "packet"
 	// (rates in Mpps), or the scenario's own word (rates in M<unit>s/s).
 	Unit string
+	// BatchUnitName is, beside a flood (kind "both"), what one run of the
+	// batch's program is called ("" : op).
+	BatchUnitName string
 	// Where the threads run: the CPUs in the order they are taken (a list
 	// given in the file), else the order of Placement.
 	CPUs      []int

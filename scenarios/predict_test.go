@@ -67,10 +67,9 @@ var outsideSeeds = map[string]bool{"same-node": true, "different-nodes": true, "
 // test holds them to missing still, so that a change that brings one in
 // drops it here.
 var statedMisses = map[string]string{
-	// common-tc.toml: at HZ=1000 with Kconfig's defaults a synchronize_rcu
-	// is 6 jiffies on an idle machine; the thread measured 7.1 ms.
-	"flower-insert/sync-rcu/duration":                  "6 jiffies an insertion where 8.15 ms were measured",
-	"flower-insert/sync-rcu/offcpu_in_synchronize_rcu": "5.8 ms in synchronize_rcu where 7.1 ms were measured",
+	// common-tc.toml: the batch's 163 s has 21 s more than its off-CPU time
+	// in synchronize_rcu, which the model's insertions do not have.
+	"flower-insert/sync-rcu/duration": "6.9 ms an insertion where 8.15 ms were measured",
 }
 
 func init() {

@@ -71,12 +71,7 @@ func Metric(r *models.Result, metric, unit string) (float64, error) {
 		return objectValue(r, prefix, name), nil
 	}
 	if label, ok := strings.CutPrefix(metric, "share_of_cycles_"); ok {
-		for _, l := range r.Profile {
-			if l.Label == label {
-				return l.CyclesPct, nil
-			}
-		}
-		return 0, nil
+		return cyclesShare(r, label), nil
 	}
 	if label, ok := strings.CutPrefix(metric, "offcpu_in_"); ok {
 		if r.Batch == nil {
@@ -273,4 +268,34 @@ func Changes(se *Series, rows []Row) []Change {
 			MeasuredPct: 100 * (r.Measured/b.Measured - 1), PredictedPct: 100 * (r.Predicted/b.Predicted - 1)})
 	}
 	return out
+}
+
+// cyclesShare is label's share of the cycles a system-wide perf record
+// counts: every CPU's on-CPU time, the flood's and the batch CPU's together
+// when both run (Result.Profile is then the flood's and Batch.Profile the
+// batch CPU's, each per its own operations).
+func cyclesShare(r *models.Result, label string) float64 {
+	if r.Batch == nil || r.Batch.Profile == nil {
+		for _, l := range r.Profile {
+			if l.Label == label {
+				return l.CyclesPct
+			}
+		}
+		return 0
+	}
+	var all, mine float64
+	add := func(prof []models.LabelResult, ops float64) {
+		for _, l := range prof {
+			all += l.NsPerPacket * ops
+			if l.Label == label {
+				mine += l.NsPerPacket * ops
+			}
+		}
+	}
+	add(r.Profile, float64(r.Packets))
+	add(r.Batch.Profile, float64(r.Batch.Ops))
+	if all == 0 {
+		return 0
+	}
+	return 100 * mine / all
 }

@@ -59,7 +59,7 @@ func TestExplainAsCLI(t *testing.T) {
 				t.Errorf("%s: %q is not in contend explain's text", tc.file, s)
 			}
 		}
-		if sc, _ := scenarios.LoadBuiltin(tc.req.Scenario); tc.req.Scenario == "flower-insert" && (len(done.Explain.PhaseWhy) != 4 || done.Explain.Unit != sc.BatchUnit()) {
+		if sc, _ := scenarios.LoadBuiltin(tc.req.Scenario); tc.req.Scenario == "flower-insert" && (len(done.Explain.PhaseWhy) != 4 || done.Explain.Unit != sc.Workload.Unit) {
 			t.Errorf("%s: %d phases, per %s", tc.file, len(done.Explain.PhaseWhy), done.Explain.Unit)
 		}
 	}
