@@ -216,11 +216,11 @@ type workloadRaw struct {
 	InitialItems *int64   `toml:"initial_items"`
 	BatchVariant string   `toml:"batch_variant"`
 	FloodVariant string   `toml:"flood_variant"`
-	CPUs         string   `toml:"cpus"`      // the flood's CPUs, as Linux lists them: "0-3,8-11"
-	Placement    string   `toml:"placement"` // smt-last (default), compact or spread
-	Unit         string   `toml:"unit"`      // what one program run is: packet (default), op, call...
+	CPUs         string   `toml:"cpus"`       // the flood's CPUs, as Linux lists them: "0-3,8-11"
+	Placement    string   `toml:"placement"`  // smt-last (default), compact or spread
+	Unit         string   `toml:"unit"`       // what one program run is: packet (default), op, call...
 	BatchUnit    string   `toml:"batch_unit"` // kind = "both": what one run of the batch's program is (default op)
-	Spin         string   `toml:"spin"`      // how spin loops wait: pause (default, cpu_relax) or tight
+	Spin         string   `toml:"spin"`       // how spin loops wait: pause (default, cpu_relax) or tight
 }
 
 type runRaw struct {
