@@ -59,7 +59,27 @@ func WriteExplain(buf *bytes.Buffer, s *scenarios.Scenario, se *scenarios.Series
 	writeC2C(buf, res, unit)
 	writeRCUWhy(buf, w, res)
 	writeLockWhy(buf, w.M.Profile(), res, unit)
+	writeCmpxchgWhy(buf, res, unit)
 	writeLineWhy(buf, res, unit)
+}
+
+// writeCmpxchgWhy says what each word's cmpxchg loops (lockref, refcount_t's
+// inc_not_zero, a cmpxchg step) did: how often a try failed because another
+// CPU changed the word between its read and its cmpxchg, and how often a
+// loop gave up for its fallback (a lockref's spinlock).
+func writeCmpxchgWhy(buf *bytes.Buffer, res *models.Result, unit string) {
+	for _, wd := range res.Cmpxchg {
+		if wd.Attempts == 0 || res.Packets == 0 {
+			continue
+		}
+		ok := wd.Attempts - wd.Failures
+		fmt.Fprintf(buf, "\nwhy: the cmpxchg loops on %s try %.2f times per %s; %d of %d tries failed (another CPU changed the word\n", wd.Name, float64(wd.Attempts)/float64(res.Packets), unit, wd.Failures, wd.Attempts)
+		fmt.Fprintf(buf, "  between the loop's read and its cmpxchg), %.2f tries a success", float64(wd.Attempts)/float64(max(ok, 1)))
+		if wd.Fallbacks > 0 {
+			fmt.Fprintf(buf, "; %d loops gave up for their fallback (a lockref's spinlock:\n  once CPUs queue on it, every get reads the word locked and joins them)", wd.Fallbacks)
+		}
+		fmt.Fprintf(buf, ".\n")
+	}
 }
 
 // writeLineWhy says why each shared line that moves, not a lock's, costs

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"contend/models"
 	"contend/sweep"
 )
 
@@ -103,5 +104,29 @@ func TestRenderTablesPercentChangesInPoints(t *testing.T) {
 	}
 	if out := buf.String(); !strings.Contains(out, "deferred Δpt vs sync") || !strings.Contains(out, "+98.7") {
 		t.Errorf("a percentage's change:\n%s\nwant a Δpt column of +98.7", out)
+	}
+}
+
+// A word's cmpxchg loops are explained by their own counts: tries per
+// operation, failures, tries a success, and the fallbacks when there are.
+func TestCmpxchgWhy(t *testing.T) {
+	res := &models.Result{Packets: 100, Cmpxchg: []models.WordResult{
+		{Name: "d_lock", Attempts: 400, Failures: 200, Fallbacks: 3},
+		{Name: "quiet", Attempts: 0},
+	}}
+	var buf bytes.Buffer
+	writeCmpxchgWhy(&buf, res, "packet")
+	got := buf.String()
+	for _, want := range []string{
+		"why: the cmpxchg loops on d_lock try 4.00 times per packet; 200 of 400 tries failed",
+		"2.00 tries a success",
+		"3 loops gave up for their fallback",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("explain says\n%s\nwant it to say %q", got, want)
+		}
+	}
+	if strings.Contains(got, "quiet") {
+		t.Errorf("a word no loop tried is explained:\n%s", got)
 	}
 }

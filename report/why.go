@@ -16,6 +16,7 @@ func Why(w *models.World, res *models.Result, unit string) []string {
 	var buf bytes.Buffer
 	writeRCUWhy(&buf, w, res)
 	writeLockWhy(&buf, w.M.Profile(), res, unit)
+	writeCmpxchgWhy(&buf, res, unit)
 	writeLineWhy(&buf, res, unit)
 	return paragraphs(buf.String())
 }
