@@ -60,7 +60,20 @@ func WriteExplain(buf *bytes.Buffer, s *scenarios.Scenario, se *scenarios.Series
 	writeRCUWhy(buf, w, res)
 	writeLockWhy(buf, w.M.Profile(), res, unit)
 	writeCmpxchgWhy(buf, res, unit)
+	writeSeqWhy(buf, res)
 	writeLineWhy(buf, res, unit)
+}
+
+// writeSeqWhy says how often each sequence counter's readers went round
+// again because a writer came in while they read.
+func writeSeqWhy(buf *bytes.Buffer, res *models.Result) {
+	for _, sq := range res.Seqcounts {
+		if sq.Reads == 0 {
+			continue
+		}
+		fmt.Fprintf(buf, "\nwhy: the readers of %s returned %d sections and went round again %d times (%.2f a section):\n", sq.Name, sq.Reads, sq.Retries, float64(sq.Retries)/float64(sq.Reads))
+		fmt.Fprintf(buf, "  a writer changed the sequence between their read_seqcount_begin and read_seqcount_retry; %d writes.\n", sq.Writes)
+	}
 }
 
 // writeCmpxchgWhy says what each word's cmpxchg loops (lockref, refcount_t's

@@ -130,3 +130,17 @@ func TestCmpxchgWhy(t *testing.T) {
 		t.Errorf("a word no loop tried is explained:\n%s", got)
 	}
 }
+
+// A sequence counter's readers are explained by their retries.
+func TestSeqWhy(t *testing.T) {
+	res := &models.Result{Seqcounts: []models.SeqResult{{Name: "seq", Reads: 200, Retries: 50, Writes: 7}, {Name: "idle"}}}
+	var buf bytes.Buffer
+	writeSeqWhy(&buf, res)
+	got := buf.String()
+	if !strings.Contains(got, "why: the readers of seq returned 200 sections and went round again 50 times (0.25 a section)") || !strings.Contains(got, "7 writes") {
+		t.Errorf("explain says\n%s", got)
+	}
+	if strings.Contains(got, "idle") {
+		t.Errorf("a counter nobody read is explained:\n%s", got)
+	}
+}

@@ -17,6 +17,7 @@ func Why(w *models.World, res *models.Result, unit string) []string {
 	writeRCUWhy(&buf, w, res)
 	writeLockWhy(&buf, w.M.Profile(), res, unit)
 	writeCmpxchgWhy(&buf, res, unit)
+	writeSeqWhy(&buf, res)
 	writeLineWhy(&buf, res, unit)
 	return paragraphs(buf.String())
 }
