@@ -63,12 +63,13 @@ func TestOwnAxisAndUnitErrors(t *testing.T) {
 
 // A batch's operation is called by the scenario's unit when the batch runs
 // alone and the scenario names one; beside a flood, whose work the unit
-// names, or with the default unit, it is an "op".
+// names, by batch_unit, else it is an "op".
 func TestBatchUnit(t *testing.T) {
 	for _, tc := range []struct{ name, want string }{
-		{"flower-insert", "filter"}, // kind = "batch", unit = "filter"
-		{"flower-under-load", "op"}, // kind = "both": packets are the flood's
-		{"kfree-bulk", "op"},        // kind = "both", unit = "op"
+		{"flower-insert", "filter"},     // kind = "both", unit = "call", batch_unit = "filter"
+		{"flower-under-load", "filter"}, // kind = "both": packets are the flood's, batch_unit = "filter"
+		{"kfree-bulk", "op"},            // kind = "both", unit = "op"
+		{"rezki-sync-default", "op"},    // kind = "both", unit = "call", no batch_unit
 	} {
 		s, err := scenarios.LoadBuiltin(tc.name)
 		if err != nil {
