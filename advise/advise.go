@@ -241,7 +241,7 @@ func renderStep(st Step) string {
 	if st.Retries > 0 {
 		kv = append(kv, "retries = "+strconv.Itoa(st.Retries))
 	}
-	if st.Steps != nil {
+	if len(st.Steps) > 0 {
 		body := make([]string, len(st.Steps))
 		for i, s := range st.Steps {
 			body[i] = renderStep(s)

@@ -210,6 +210,23 @@ steps = [
   { unlock = "queue_lock_own" },
 ]
 `, false, "queue_lock_own 0.00 →"},
+		{"lockref.toml", "shared-line", "own-line", `
+[[lock]]
+name = "d_lock_own"
+kind = "qspinlock"
+
+[[variant]]
+name = "shared-line+own-line-d_lock"
+description = "d_lock's lockref on its own line (was on dentry)"
+steps = [
+  { compute = "100ns", label = "walk" },
+  { load = "dentry", label = "d_lookup" },
+  { compute = "150ns", label = "walk" },
+  { lockref_get_not_dead = "d_lock_own", label = "lockref_get_not_dead" },
+  { compute = "100ns", label = "stat" },
+  { lockref_put_return = "d_lock_own", label = "lockref_put_return" },
+]
+`, true, "dentry stops moving"},
 		{"combined.toml", "eager", "combined", `
 [[line]]
 name = "entry_pcpu"

@@ -305,22 +305,53 @@ func deferFree(op scenarios.StepKind) func(*Subject) []Candidate {
 
 // ownLine: a spinlock whose word shares a line with the data it protects
 // ([[lock]] line) moves to a line of its own, so that spinners reading the
-// word no longer take the data's line from the holder.
+// word no longer take the data's line from the holder. A lockref is such a
+// word too, its count beside the lock: moved off the line the other steps
+// read (a dentry's name beside its d_lockref), their loads stop fetching
+// the line every get and put just took.
 func ownLine(sub *Subject) []Candidate {
 	var out []Candidate
-	for _, name := range used(sub.Steps, scenarios.StepLock) {
+	names := used(sub.Steps, scenarios.StepLock)
+	for _, k := range lockrefKinds {
+		for _, n := range used(sub.Steps, k) {
+			if !slices.Contains(names, n) {
+				names = append(names, n)
+			}
+		}
+	}
+	for _, name := range names {
 		l, _ := sub.lock(name)
 		if l.Line == "" || !isSpinlock(l.Kind) {
 			continue
 		}
 		n := l
 		n.Line, n.Name = "", sub.fresh(name+"_own", false, nil)
-		c := sub.replaceLock(name, n)
+		c := sub.replaceLockAndLockrefs(name, n)
 		c.Variant = "own-line-" + name
 		c.What = name + " on its own line (was on " + l.Line + ")"
+		if !slices.Contains(used(sub.Steps, scenarios.StepLock), name) {
+			c.What = name + "'s lockref on its own line (was on " + l.Line + ")"
+		}
 		out = append(out, c)
 	}
 	return out
+}
+
+// lockrefKinds are the steps that name a spinlock as a lockref's.
+var lockrefKinds = []scenarios.StepKind{scenarios.StepLockrefGet, scenarios.StepLockrefGetNotDead, scenarios.StepLockrefPutReturn}
+
+// replaceLockAndLockrefs is replaceLock for a lock that lockref steps name
+// too: they follow it.
+func (sub *Subject) replaceLockAndLockrefs(name string, n Lock) Candidate {
+	c := sub.replaceLock(name, n)
+	c.Steps = mapSteps(c.Steps, func(st Step) ([]Step, bool) {
+		if slices.Contains(lockrefKinds, st.Kind) && st.Arg == name {
+			st.Arg = n.Name
+			return []Step{st}, true
+		}
+		return nil, false
+	})
+	return c
 }
 
 // combined: every change that applies, one after the other, each on what
