@@ -17,6 +17,9 @@ type Step = scenarios.Step
 type Line struct {
 	Name   string
 	PerCPU bool
+	// PercpuRef names the shared line of the percpu_ref this per-cpu line
+	// counts for (its atomic count once the ref is killed).
+	PercpuRef string
 }
 
 // Lock is a lock a candidate declares ([[lock]]), or one the scenario has.
@@ -196,6 +199,9 @@ func Render(cands []Candidate) []byte {
 			if !slices.Contains(lines, l.Name) {
 				lines = append(lines, l.Name)
 				fmt.Fprintf(&b, "\n[[line]]\nname = %s\npercpu = %v\n", scenarios.Quote(l.Name), l.PerCPU)
+				if l.PercpuRef != "" {
+					fmt.Fprintf(&b, "percpu_ref = %s\n", scenarios.Quote(l.PercpuRef))
+				}
 			}
 		}
 		for _, l := range c.Locks {

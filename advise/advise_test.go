@@ -210,6 +210,22 @@ steps = [
   { unlock = "queue_lock_own" },
 ]
 `, false, "queue_lock_own 0.00 →"},
+		{"refcount.toml", "shared-count", "percpu_ref", `
+[[line]]
+name = "refs_pcpu"
+percpu = true
+percpu_ref = "refs"
+
+[[variant]]
+name = "shared-count+percpu_ref-refs"
+description = "refs as a percpu_ref (per-cpu get and put until it is killed)"
+steps = [
+  { compute = "40ns", label = "rx" },
+  { percpu_ref_get = "refs_pcpu", label = "dev_hold" },
+  { compute = "20ns", label = "xmit" },
+  { percpu_ref_put = "refs_pcpu", label = "dev_put" },
+]
+`, true, "refs stops moving"},
 		{"lockref.toml", "shared-line", "own-line", `
 [[lock]]
 name = "d_lock_own"
@@ -311,6 +327,10 @@ func TestRulesDoNotApply(t *testing.T) {
 	}
 	if !slices.Equal(rules, []string{"qspinlock", "mcs"}) {
 		t.Errorf("rules %v for a lock around nothing; want only qspinlock and mcs", rules)
+	}
+	_, _, cands = subject(t, "refcount.toml", "freed")
+	if c := find(cands, "percpu_ref"); c != nil {
+		t.Errorf("a refcount whose put guards a free was made a percpu_ref: %s", c.What)
 	}
 	_, _, cands = subject(t, "split.toml", "interleaved")
 	if c := find(cands, "split"); c != nil {

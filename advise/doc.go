@@ -1,9 +1,10 @@
 // Package advise derives what-if variants from one variant of a scenario:
 // the design changes a kernel engineer weighs before writing a patch (make a
-// shared counter per-cpu, drop a lock that then protects nothing shared,
-// queue the waiters, claim a qspinlock with a store, move readers to RCU,
-// defer a free past a grace period, give a lock (or a lockref) its own line, split a lock
-// by line; or all that apply, one after the other). Each rule, in rules.go,
+// shared counter per-cpu, a shared refcount_t a percpu_ref, drop a lock that
+// then protects nothing shared, queue the waiters, claim a qspinlock with a
+// store, move readers to RCU, defer a free past a grace period, give a lock
+// (or a lockref) its own line, split a lock by line; or all that apply, one
+// after the other). Each rule, in rules.go,
 // transforms the variant's own step list, its call_rcu callbacks included;
 // nothing is a canned answer.
 //

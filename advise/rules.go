@@ -19,6 +19,7 @@ type rule struct {
 var rules = []rule{
 	{"percpu", perCPU},
 	{"percpu-unlocked", perCPUUnlocked},
+	{"percpu_ref", percpuRef},
 	{"qspinlock", queued("qspinlock")},
 	{"mcs", queued("mcs")},
 	{"claim-store", claimStore},
@@ -333,6 +334,50 @@ func ownLine(sub *Subject) []Candidate {
 			c.What = name + "'s lockref on its own line (was on " + l.Line + ")"
 		}
 		out = append(out, c)
+	}
+	return out
+}
+
+// percpuRef: a refcount_t that more than one CPU changes in the base run
+// becomes a percpu_ref (lib/percpu-refcount.c): refcount_inc a
+// percpu_ref_get and refcount_dec_and_test a percpu_ref_put, each touching
+// only the CPU's own counter until the ref is killed. Offered where every
+// step on the count is one of the two and no put guards steps of its own
+// (a free at zero: a live percpu_ref never reaches it, and where the free
+// goes, percpu_ref_kill's release, is the user's to write).
+func percpuRef(sub *Subject) []Candidate {
+	var out []Candidate
+	for _, line := range used(sub.Steps, scenarios.StepRefcountInc) {
+		if !sub.Shared[line] {
+			continue
+		}
+		ok := true
+		walk(sub.Steps, func(st Step) {
+			switch {
+			case st.Arg != line:
+			case st.Kind == scenarios.StepRefcountInc:
+			case st.Kind == scenarios.StepRefcountDecAndTest && len(st.Steps) == 0:
+			default:
+				ok = false
+			}
+		})
+		if !ok {
+			continue
+		}
+		pcpu := sub.fresh(line+"_pcpu", false, nil)
+		steps := mapSteps(sub.Steps, func(st Step) ([]Step, bool) {
+			switch {
+			case st.Arg != line:
+				return nil, false
+			case st.Kind == scenarios.StepRefcountInc:
+				return []Step{{Kind: scenarios.StepPercpuRefGet, Arg: pcpu, Label: st.Label}}, true
+			case st.Kind == scenarios.StepRefcountDecAndTest:
+				return []Step{{Kind: scenarios.StepPercpuRefPut, Arg: pcpu, Label: st.Label}}, true
+			}
+			return nil, false
+		})
+		out = append(out, Candidate{Variant: "percpu_ref-" + line, What: line + " as a percpu_ref (per-cpu get and put until it is killed)",
+			Steps: steps, Lines: []Line{{Name: pcpu, PerCPU: true, PercpuRef: line}}})
 	}
 	return out
 }
