@@ -322,6 +322,7 @@ var stepMenu = []string{
 	`{ block = "gated" }`, `{ once_per_jiffy = "percpu", steps = [ { store = "shared" } ] }`,
 	`{ once_per_jiffy = "shared", steps = [ { rmw = "shared" }, { compute = "{ns}ns" } ] }`,
 	`{ percpu_counter_inc = "deltas" }`, `{ percpu_counter_dec = "deltas" }`, `{ call_rcu = 64, callback = "free" }`,
+	`{ refcount_inc = "refs" }`, `{ refcount_dec_and_test = "refs" }`,
 }
 
 // scenarioFrom writes a valid scenario: variant "v" runs the steps prog picks
@@ -374,6 +375,9 @@ name = "shared"
 [[line]]
 name = "pcpu"
 percpu = true
+
+[[line]]
+name = "refs"
 
 [[line]]
 name = "deltas"
