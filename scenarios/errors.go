@@ -408,6 +408,9 @@ func knownKeysHint(k toml.Key) string {
 // editDistance is the edit distance between a and b with two neighbours
 // swapped counting as one edit (optimal string alignment): the commonest
 // typo, "lokc" for "lock", is one edit from it and two from "load".
+// EditDistance is editDistance for the CLI's own names (a mistyped flag).
+func EditDistance(a, b string) int { return editDistance(a, b) }
+
 func editDistance(a, b string) int {
 	var prev2 []int
 	prev := make([]int, len(b)+1)

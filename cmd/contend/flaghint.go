@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"contend/scenarios"
 )
 
 // flagHint says what to do about a flag command does not have: the flag of
@@ -18,7 +20,7 @@ import (
 func flagHint(command, name string, own *flag.FlagSet) string {
 	var near []string
 	own.VisitAll(func(f *flag.Flag) {
-		if editDistance(f.Name, name) <= 2 && len(f.Name) > 2 {
+		if scenarios.EditDistance(f.Name, name) <= 2 && len(f.Name) > 2 {
 			near = append(near, "--"+f.Name)
 		}
 	})
@@ -67,25 +69,4 @@ func orJoin(s []string) string {
 		return s[0]
 	}
 	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
-}
-
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
