@@ -405,12 +405,12 @@ func knownKeysHint(k toml.Key) string {
 	return fmt.Sprintf("%s (here the keys are %s)", hint, strings.Join(keys, ", "))
 }
 
-// editDistance is the edit distance between a and b with two neighbours
-// swapped counting as one edit (optimal string alignment): the commonest
-// typo, "lokc" for "lock", is one edit from it and two from "load".
 // EditDistance is editDistance for the CLI's own names (a mistyped flag).
 func EditDistance(a, b string) int { return editDistance(a, b) }
 
+// editDistance is the edit distance between a and b with two neighbours
+// swapped counting as one edit (optimal string alignment): the commonest
+// typo, "lokc" for "lock", is one edit from it and two from "load".
 func editDistance(a, b string) int {
 	var prev2 []int
 	prev := make([]int, len(b)+1)
