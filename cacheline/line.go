@@ -110,18 +110,15 @@ type Line struct {
 	// it to the end.
 	readOnly bool
 
-	owner     int // Modified or Exclusive here; -1: none
-	dirty     bool
-	fwd       int      // ForwardOwner: the sharer that forwards the line (MOESI's Owned, or the last owner of a clean one); -1: none
-	sharers   []uint64 // bitset of cores holding a Shared copy
-	nsharers  int
-	byGroup   []int32  // sharers per LLC group
-	freeAt    sim.Time // when the line's home has served every queued ownership request
-	prev      int      // the owner before the last ownership request, or -1
-	prevTill  sim.Time // when that request is served and prev loses its copy
-	prevTaken bool     // that request asks to own the line (not only to read it)
-	prevBy    int      // the core that request came from
-	prevLeft  int      // writes prev may still make before it lets go (from System.Write; -1: no bound)
+	owner    int // Modified or Exclusive here; -1: none
+	dirty    bool
+	fwd      int      // ForwardOwner: the sharer that forwards the line (MOESI's Owned, or the last owner of a clean one); -1: none
+	sharers  []uint64 // bitset of cores holding a Shared copy
+	nsharers int
+	byGroup  []int32  // sharers per LLC group
+	freeAt   sim.Time // when the line's home has served every queued ownership request
+	prev     int      // the owner before the last ownership request, or -1
+	prevBy   int      // the core that request came from
 	// grace is every core's own record of the window it keeps the line
 	// for once the request after its own is served: prev's record is the
 	// latest, but with requests queued behind each other an owner's turn
@@ -149,15 +146,11 @@ func (l *Line) Holds(core int) bool {
 // KeptUntil returns until when a core that no longer Holds the line still
 // has its copy: the previous owner keeps it until the request that took it
 // is served. For other cores it is 0.
-func (l *Line) KeptUntil(core int) sim.Time {
-	if l.prev == core {
-		return l.prevTill
-	}
-	return l.grace[core].till
-}
+func (l *Line) KeptUntil(core int) sim.Time { return l.grace[core].till }
 
 // grace is one core's window: until when it keeps the line, whether the
-// request that takes it asks to own it, and the writes it may still make.
+// request that takes it asks to own it (not only to read it), and the
+// writes it may still make (from System.Write; -1: no bound).
 type grace struct {
 	till  sim.Time
 	taken bool

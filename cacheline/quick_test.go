@@ -68,19 +68,15 @@ func (tr trace) GoString() string {
 // refLine is the reference: an owner, a set of sharers, the time the line is
 // free, all in plain maps and the words of the table in doc.go.
 type refLine struct {
-	perCPU   bool
-	owner    int
-	sharers  map[int]bool
-	freeAt   sim.Time
-	prev     int
-	prevTill sim.Time
-	graced   bool // the last access was the previous owner's, in its grace
-	snoop    float64
-	// the request that took the line from prev asked to own it: prev's
-	// plain stores no longer hit
-	prevTaken bool
-	// every core's own window, for when requests queued behind its own
-	// were taken before it had the line
+	perCPU  bool
+	owner   int
+	sharers map[int]bool
+	freeAt  sim.Time
+	graced  bool // the last access was a previous owner's, in its grace
+	snoop   float64
+	// every previous owner's own window: until when it keeps the line, and
+	// whether the request that took it asked to own it (its plain stores
+	// then no longer hit)
 	till    map[int]sim.Time
 	taken   map[int]bool
 	forward bool // ForwardOwner
@@ -110,8 +106,7 @@ func (r *refLine) access(now sim.Time, core int, op cacheline.Op, hold sim.Time)
 	if op == cacheline.Store {
 		hold = 0
 	}
-	grace := !(op == cacheline.Store && r.prevTaken) && r.prev == core && now < r.prevTill && now+until <= r.prevTill
-	grace = grace || r.prev != core && !(op == cacheline.Store && r.taken[core]) && now < r.till[core] && now+until <= r.till[core]
+	grace := !(op == cacheline.Store && r.taken[core]) && now < r.till[core] && now+until <= r.till[core]
 	r.graced = grace && !r.holds(core)
 	if r.perCPU || r.owner == core || (op == cacheline.Load && r.sharers[core]) || grace {
 		r.hits++
@@ -162,7 +157,6 @@ func (r *refLine) access(now sim.Time, core int, op cacheline.Op, hold sim.Time)
 	r.queued += start - now
 	switch {
 	case op == cacheline.Load && r.owner >= 0:
-		r.prev, r.prevTill, r.prevTaken = r.owner, snooped, false
 		r.till[r.owner], r.taken[r.owner] = snooped, false
 		if r.forward {
 			r.fwd = r.owner
@@ -178,7 +172,6 @@ func (r *refLine) access(now sim.Time, core int, op cacheline.Op, hold sim.Time)
 		r.invalidations += uint64(len(others))
 		if r.owner >= 0 {
 			r.invalidations++
-			r.prev, r.prevTill, r.prevTaken = r.owner, snooped, true
 			r.till[r.owner], r.taken[r.owner] = snooped, true
 		}
 		clear(r.sharers)
@@ -222,7 +215,7 @@ func matchReference(t *testing.T, snoop float64, fw cacheline.Forwarding) {
 			if lines[i], err = s.NewLine(string(rune('a'+i)), perCPU); err != nil {
 				t.Fatal(err)
 			}
-			refs[i] = &refLine{perCPU: perCPU, owner: -1, prev: -1, sharers: map[int]bool{}, till: map[int]sim.Time{}, taken: map[int]bool{}, snoop: snoop, forward: fw == cacheline.ForwardOwner, fwd: -1}
+			refs[i] = &refLine{perCPU: perCPU, owner: -1, sharers: map[int]bool{}, till: map[int]sim.Time{}, taken: map[int]bool{}, snoop: snoop, forward: fw == cacheline.ForwardOwner, fwd: -1}
 		}
 		now := sim.Time(0)
 		for i, a := range tr {

@@ -211,25 +211,14 @@ func (s *System) Access(now sim.Time, core int, l *Line, op Op, hold sim.Time) R
 	st := &l.Stats
 	st.Accesses++
 	st.ByCore[core]++
-	if l.prev != core && l.olderGrace(now, core, op, max(hold, commit)) {
-		st.Hits++
-		if op != Load {
-			if g := &l.grace[core]; g.left > 0 {
-				g.left--
-			}
-			l.occupy(now, now+hold)
-			s.wakeLosers(l, core, now)
-		}
-		return Result{Done: now, From: Local}
-	}
 	if l.graceHit(now, core, op, max(hold, commit)) {
-		if op != Load && l.prevLeft > 0 {
-			l.prevLeft--
-			l.grace[core].left = int32(l.prevLeft)
+		g := &l.grace[core]
+		if op != Load && g.left > 0 {
+			g.left--
 		}
 		st.Hits++
 		if op != Load {
-			if s.Migrate && !l.prevTaken && l.owner < 0 {
+			if s.Migrate && core == l.prev && !g.taken && l.owner < 0 {
 				// The read that is taking the line finds it modified
 				// when the snoop comes: the line migrates to the reader.
 				s.clearSharers(l)
@@ -340,7 +329,7 @@ func panicReadOnly(l *Line, op Op) {
 // transfer costs, and never past the transfer's end. The window is the
 // owner's own: with requests queued behind each other, the ones after this
 // may be taken up before the owner even has the line, and it keeps it for
-// its window all the same (grace, olderGrace).
+// its window all the same (Line.grace).
 func (s *System) keepUntilSnoop(l *Line, owner, by int, start, service sim.Time, taken bool) {
 	till := start + sim.Time(s.Snoop*float64(service))
 	if s.Window > 0 {
@@ -350,12 +339,12 @@ func (s *System) keepUntilSnoop(l *Line, owner, by int, start, service sim.Time,
 		}
 		till = start + min(w, service)
 	}
-	l.prevLeft = -1
+	left := -1
 	if s.Write > 0 {
-		l.prevLeft = max(1, int((till-start+s.Write/2)/s.Write))
+		left = max(1, int((till-start+s.Write/2)/s.Write))
 	}
-	l.prev, l.prevTill, l.prevTaken, l.prevBy = owner, till, taken, by
-	l.grace[owner] = grace{till: till, taken: taken, left: int32(l.prevLeft)}
+	l.prev, l.prevBy = owner, by
+	l.grace[owner] = grace{till: till, taken: taken, left: int32(left)}
 }
 
 // Hit performs op by core on l at now, as Access does, when the core's own
@@ -390,16 +379,12 @@ func (s *System) Hit(now sim.Time, core int, l *Line, op Op, hold sim.Time) bool
 // commit): a ticket lock's unlock behind a store that waits for its line
 // leaves the buffer once the waiter's re-read has taken the lock's line,
 // and must take it back.
-// Nor a write past the count the window allows (prevLeft, from Write).
-// olderGrace is graceHit for a core whose window is not the latest one:
-// requests after its own were taken while it waited for the line.
-func (l *Line) olderGrace(now sim.Time, core int, op Op, hold sim.Time) bool {
+// Nor a write past the count the window allows (grace.left, from Write).
+// Each core's window is its own (Line.grace), so a core that requests after
+// its own have been taken up keeps it all the same.
+func (l *Line) graceHit(now sim.Time, core int, op Op, hold sim.Time) bool {
 	g := l.grace[core]
 	return !(op == Store && g.taken) && !(op != Load && g.left == 0) && now < g.till && now+hold <= g.till
-}
-
-func (l *Line) graceHit(now sim.Time, core int, op Op, hold sim.Time) bool {
-	return !(op == Store && l.prevTaken) && !(op != Load && l.prevLeft == 0) && l.prev == core && now < l.prevTill && now+hold <= l.prevTill
 }
 
 // Poke wakes, at at, every core watching l: what the line holds changed in
