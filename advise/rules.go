@@ -312,7 +312,8 @@ func deferFree(op scenarios.StepKind) func(*Subject) []Candidate {
 // the line every get and put just took.
 func ownLine(sub *Subject) []Candidate {
 	var out []Candidate
-	names := used(sub.Steps, scenarios.StepLock)
+	locked := used(sub.Steps, scenarios.StepLock)
+	names := slices.Clone(locked)
 	for _, k := range lockrefKinds {
 		for _, n := range used(sub.Steps, k) {
 			if !slices.Contains(names, n) {
@@ -330,7 +331,7 @@ func ownLine(sub *Subject) []Candidate {
 		c := sub.replaceLockAndLockrefs(name, n)
 		c.Variant = "own-line-" + name
 		c.What = name + " on its own line (was on " + l.Line + ")"
-		if !slices.Contains(used(sub.Steps, scenarios.StepLock), name) {
+		if !slices.Contains(locked, name) {
 			c.What = name + "'s lockref on its own line (was on " + l.Line + ")"
 		}
 		out = append(out, c)
