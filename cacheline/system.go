@@ -2,6 +2,7 @@ package cacheline
 
 import (
 	"fmt"
+	"slices"
 
 	"contend/sim"
 )
@@ -48,6 +49,15 @@ type System struct {
 	// write must invalidate it. Which of the two a machine does is
 	// measured by contend calibrate.
 	Migrate bool
+	// SiblingClear, when set, is what a core spinning with loads and no
+	// PAUSE pays when its SMT sibling writes the line it reads: the two
+	// threads share the L1, so no snoop comes ahead of the write, and the
+	// reads the spinner ran ahead are thrown away when the write lands (a
+	// memory-ordering machine clear) before it reads again. A watcher the
+	// sibling's write wakes notices that long after the write; one on
+	// another core notices when the line is taken, as a snoop that comes
+	// while the line travels hides its clear.
+	SiblingClear sim.Time
 
 	// Occupancy is how long the home of a line spends on a read it serves
 	// from the LLC or memory before it takes the next request for that line.
@@ -228,7 +238,7 @@ func (s *System) Access(now sim.Time, core int, l *Line, op Op, hold sim.Time) R
 			// The previous owner writes before the line leaves it:
 			// whoever is waiting for the line will get this value, so
 			// cores watching it must look again.
-			s.wakeLosers(l, core, now)
+			s.wakeLosers(l, core, now, now+max(hold, commit))
 		}
 		return Result{Done: now, From: Local}
 	}
@@ -299,7 +309,7 @@ func (s *System) Access(now sim.Time, core int, l *Line, op Op, hold sim.Time) R
 		l.occupy(start, start+s.Occupancy)
 	}
 	if taken || migrated {
-		s.wakeLosers(l, core, done)
+		s.wakeLosers(l, core, done, max(done+hold, now+commit))
 	}
 	st.Transfers++
 	st.TransfersBy[core]++
@@ -389,7 +399,7 @@ func (l *Line) graceHit(now sim.Time, core int, op Op, hold sim.Time) bool {
 
 // Poke wakes, at at, every core watching l: what the line holds changed in
 // a way its watchers must look at again.
-func (s *System) Poke(l *Line, at sim.Time) { s.wakeLosers(l, -1, at) }
+func (s *System) Poke(l *Line, at sim.Time) { s.wakeLosers(l, -1, at, at) }
 
 // Watch asks for w to be woken when core loses its copy of l. The core must
 // hold the line; a core that does not is woken at once by the caller's logic.
@@ -413,7 +423,10 @@ func (s *System) Unwatch(l *Line, w Waker) {
 	}
 }
 
-func (s *System) wakeLosers(l *Line, writer int, at sim.Time) {
+// wakeLosers wakes the watchers of l other than writer, whose access took
+// the line at at and writes it at wrote: each notices at at, or, an SMT
+// sibling of the writer, SiblingClear after wrote.
+func (s *System) wakeLosers(l *Line, writer int, at, wrote sim.Time) {
 	if len(l.watchers) == 0 {
 		return
 	}
@@ -432,6 +445,10 @@ func (s *System) wakeLosers(l *Line, writer int, at sim.Time) {
 	woken = s.order.Sort(woken)
 	s.woken = woken
 	for _, x := range woken {
+		if s.SiblingClear > 0 && writer >= 0 && slices.Contains(s.siblings[writer], int32(x.core)) {
+			x.w.LineLost(wrote + s.SiblingClear)
+			continue
+		}
 		x.w.LineLost(at)
 	}
 	s.woken = woken[:0]

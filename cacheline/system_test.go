@@ -558,3 +558,49 @@ func TestRemoteReadsOfASharedLineQueue(t *testing.T) {
 		t.Errorf("a second reader on socket 1 took %v, want its LLC's after the remote reads", d)
 	}
 }
+
+// With SiblingClear, a watcher whose SMT sibling writes the line notices
+// that long after the write lands: after an atomic's execution, or a
+// store's commit. A watcher on another core still notices when the line is
+// taken, and without SiblingClear the sibling does too.
+func TestSiblingClear(t *testing.T) {
+	const clear = 9 * sim.Nanosecond
+	const exec = 5 * sim.Nanosecond // the atomic's execution, once the line is there
+	for _, on := range []bool{false, true} {
+		s, ls := newSystem(t, grid{n: 4, perSocket: 4}, "ball")
+		if on {
+			s.SiblingClear = clear
+		}
+		l := ls[0]
+		w := make([]*wakeRecord, 4)
+		for _, c := range []int{1, 2} { // 1: 0's sibling; 2: another core
+			s.Access(sim.Time(c)*sim.Microsecond, c, l, cacheline.Load, 0)
+			w[c] = &wakeRecord{}
+			s.Watch(l, c, w[c])
+		}
+		now := 10 * sim.Microsecond
+		r := s.Access(now, 0, l, cacheline.RMW, exec)
+		sib := r.Done
+		if on {
+			sib = r.Done + exec + clear
+		}
+		if !slices.Equal(w[1].at, []sim.Time{sib}) || !slices.Equal(w[2].at, []sim.Time{r.Done}) {
+			t.Errorf("SiblingClear %v: sibling woken at %v, want %v; other core at %v, want %v", on, w[1].at, sib, w[2].at, r.Done)
+		}
+		if !on {
+			continue
+		}
+		// A store commits commit after it is issued, later than its line
+		// comes here: the sibling notices the clear after that.
+		for _, c := range []int{1, 2} {
+			s.Access(20*sim.Microsecond+sim.Time(c), c, l, cacheline.Load, 0)
+			w[c].at = nil
+			s.Watch(l, c, w[c])
+		}
+		now, commit := 30*sim.Microsecond, 80*sim.Nanosecond
+		r = s.Access(now, 0, l, cacheline.Store, commit)
+		if want := now + commit + clear; !slices.Equal(w[1].at, []sim.Time{want}) {
+			t.Errorf("after a store: sibling woken at %v, want %v (the commit and the clear)", w[1].at, want)
+		}
+	}
+}

@@ -42,7 +42,10 @@
 // Calibrate's ticket-bare and mcs-bare loops check a lock's
 // hand-over without the critical section the ticket and mcs loops hold, and
 // ticket-store one whose section only stores (the unlock's store then
-// commits behind a store that waits for its line). Pause: a loop of PAUSE;
+// commits behind a store that waits for its line). SpinClear: no calibrate
+// loop (a 2-vCPU guest has no SMT pair); a workload that spins tight takes
+// DefaultSpinClearCycles, fitted to perfbook's hyper-thread CAS rows.
+// Pause: a loop of PAUSE;
 // Wakeup: half a pipe round trip. Published profiles take the same fields
 // from core-to-core tables (a CAS ping-pong's one-way time is SameSocket).
 //

@@ -77,6 +77,7 @@ func NewMachine(p Profile, seed uint64) (*Machine, error) {
 	m.lines.Occupancy = p.Occupancy()
 	m.lines.Snoop = p.Snoop
 	m.lines.Window, m.lines.Migrate = p.Window, p.Migrate
+	m.lines.SiblingClear = p.SpinClear
 	m.lines.Write = p.Atomic
 	m.reorderReach = m.prof.Reach()
 	m.storeIssue = m.prof.Cycles(1)

@@ -29,6 +29,16 @@ const DefaultCV = 0.05
 // the line at the same instant.
 const DefaultPauseCycles = 25
 
+// DefaultSpinClearCycles is how long after its SMT sibling writes the line
+// it spins on a tight spinner reads it again, where the profile does not
+// give spin_clear: fitted once over the published cases with a sibling
+// pair and a tight spin, perfbook's On-Core CAS rows of the Xeon Platinum
+// 8176 and the Core i7-8750H (18.0 and 16.2 ns a pass, where a pass of
+// CAS spinners is 7.2 and 6.5 ns: 41 and 40 cycles more). Each row alone
+// gives 31 and 39 cycles, and each predicts the other within 12%
+// (docs/calibration.md, "A spinner's sibling writes the line").
+const DefaultSpinClearCycles = 35
+
 // DefaultSnoop is the fraction of a transfer before the owner gives the line
 // up when a scenario's profile does not say (snoop or snoop_window): one
 // value for every published profile, which no calibrate loop measures for
@@ -155,6 +165,14 @@ type Profile struct {
 	// Pause is one iteration of a spin loop (cpu_relax): a spinning core
 	// notices that its line was written only at the end of an iteration.
 	Pause sim.Time
+	// SpinClear is what a core spinning with loads and no PAUSE pays when
+	// its SMT sibling writes the line it reads: the reads it ran ahead are
+	// thrown away (a memory-ordering machine clear) before it reads again
+	// (cacheline.System.SiblingClear). Scenarios whose spin loops are
+	// tight set it, to DefaultSpinClearCycles where the profile does not
+	// say; a PAUSE in the loop avoids the clear, so kernel spinners
+	// (cpu_relax) never pay it.
+	SpinClear sim.Time
 
 	// Wakeup is the time from a wake-up to the task running again.
 	Wakeup sim.Time
@@ -214,6 +232,7 @@ func (p *Profile) Validate() error {
 		{"other_llc", p.OtherLLC}, {"other_socket", p.OtherSocket}, {"memory", p.Memory}, {"atomic", p.Atomic},
 		{"wakeup", p.Wakeup}, {"store_drain", p.StoreDrain}, {"pause", p.Pause}, {"llc_occupancy", p.LLCOccupancy},
 		{"load_after_atomic", p.LoadAfterAtomic}, {"store_after_atomic", p.StoreAfterAtomic},
+		{"spin_clear", p.SpinClear},
 	} {
 		if f.v < 0 {
 			return bad(f.name, "negative latency %v; latencies are durations such as \"40ns\"", f.v)

@@ -251,6 +251,7 @@ func (s *Scenario) override(key string, x float64, prof *Profile, params map[str
 		prof.Snoop = x
 	case prof.field(field) != nil:
 		prof.durs[field] = Dur{PS: x * 1000}
+		prof.SpinClearGiven = prof.SpinClearGiven || field == "spin_clear"
 	default:
 		return fmt.Errorf("%s: no profile field %q to override", s.Name, field)
 	}
@@ -261,8 +262,15 @@ func (s *Scenario) override(key string, x float64, prof *Profile, params map[str
 // workload takes, in order.
 func (s *Scenario) machine(prof Profile, wl Workload, seed int64) (*cpu.Machine, []int, error) {
 	if wl.TightSpin {
-		// A spin iteration is the load of the line, from L1.
+		// A spin iteration is the load of the line, from L1; with no
+		// PAUSE to say it spins, the core's reads run ahead, and a write
+		// by its SMT sibling clears them.
 		prof.Profile.Pause = prof.Profile.L1Hit
+		if !prof.SpinClearGiven {
+			prof.Profile.SpinClear = prof.Profile.Cycles(cpu.DefaultSpinClearCycles)
+		}
+	} else {
+		prof.Profile.SpinClear = 0
 	}
 	m, err := cpu.NewMachine(prof.Profile, uint64(seed))
 	if err != nil {

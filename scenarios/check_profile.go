@@ -75,12 +75,13 @@ func (c *checker) profile(name string, p profileRaw) {
 		pr.Snoop = *p.Snoop
 	}
 	pr.SnoopGiven = p.Snoop != nil || p.SnoopWindow != ""
+	pr.SpinClearGiven = p.SpinClear != ""
 	for _, f := range []struct{ key, val string }{
 		{"l1_hit", p.L1Hit}, {"smt_sibling", p.SMTSibling}, {"same_socket", p.SameSocket},
 		{"other_socket", p.OtherSocket}, {"memory", p.Memory}, {"atomic", p.Atomic}, {"wakeup", p.Wakeup},
 		{"store_drain", p.StoreDrain}, {"llc_hit", p.LLCHit}, {"other_llc", p.OtherLLC}, {"pause", p.Pause},
 		{"llc_occupancy", p.LLCOccupancy}, {"snoop_window", p.SnoopWindow}, {"load_after_atomic", p.LoadAfterAtomic},
-		{"store_after_atomic", p.StoreAfterAtomic},
+		{"store_after_atomic", p.StoreAfterAtomic}, {"spin_clear", p.SpinClear},
 	} {
 		if f.val == "" && optionalLatency[f.key] {
 			continue
@@ -148,7 +149,7 @@ func (c *checker) profile(name string, p profileRaw) {
 
 // optionalLatency are the profile latencies a file may leave out: a zero
 // store_drain and pause, an llc_hit and other_llc equal to same_socket.
-var optionalLatency = map[string]bool{"store_drain": true, "llc_hit": true, "other_llc": true, "pause": true, "llc_occupancy": true, "snoop_window": true, "load_after_atomic": true, "store_after_atomic": true}
+var optionalLatency = map[string]bool{"store_drain": true, "llc_hit": true, "other_llc": true, "pause": true, "llc_occupancy": true, "snoop_window": true, "load_after_atomic": true, "store_after_atomic": true, "spin_clear": true}
 
 // resolve turns the written latencies into times at the profile's clock.
 func (p *Profile) resolve() {
@@ -189,6 +190,8 @@ func (p *Profile) field(key string) *sim.Time {
 		return &p.LoadAfterAtomic
 	case "store_after_atomic":
 		return &p.StoreAfterAtomic
+	case "spin_clear":
+		return &p.SpinClear
 	}
 	return nil
 }

@@ -239,6 +239,8 @@ var badCases = []badCase{
 	{name: "missing include", load: "a.toml", files: fstest.MapFS{
 		"a.toml": {Data: []byte("name = \"a\"\n\ninclude = [\"comon.toml\"]\n")},
 	}, file: "a.toml", line: 3, field: "include", fix: "relative to this file"},
+	{name: "spin_clear not a duration", old: "wakeup = \"5us\"", new: "wakeup = \"5us\"\nspin_clear = \"35 furlongs\"",
+		line: 15, field: "profile.box.spin_clear", fix: "write a number with a unit"},
 	{name: "unknown spin", old: "cores = 2", new: "cores = 2\nspin = \"busy\"",
 		line: 42, field: "workload.spin", fix: "use \"pause\""},
 	{name: "unknown placement swept", old: "duration = \"10us\"\n", new: "duration = \"10us\"\n\n[sweep]\ncores = [1, 2]\nplacement = [\"smt-last\", \"spred\"]\n",

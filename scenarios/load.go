@@ -60,6 +60,9 @@ type Profile struct {
 	// SnoopGiven says the profile sets how long an owner keeps a line being
 	// taken (snoop or snoop_window) rather than taking DefaultSnoop.
 	SnoopGiven bool
+	// SpinClearGiven says the profile sets spin_clear rather than taking
+	// cpu.DefaultSpinClearCycles where the workload spins tight.
+	SpinClearGiven bool
 }
 
 // Value is a param: a duration or a plain number.

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"contend/cpu"
 	"contend/scenarios"
 )
 
@@ -139,5 +140,49 @@ func TestTightSpinNoticesWithinALoad(t *testing.T) {
 	}
 	if tight < 1.3*pause {
 		t.Errorf("tight spinning gives %.4g/s, pausing %.4g/s; a waiter that notices within a load, not a 200 ns pause, should hand over much sooner", tight, pause)
+	}
+}
+
+// A tight spinner woken by its SMT sibling's write pays the clear
+// (spin_clear) before it reads again; one woken from another core does not,
+// and neither does one that pauses. On perfbook's 8176 a read-and-CAS pass
+// between hyper-threads then costs the clear more than without it, and the
+// same pass between cores, or with PAUSE in the loop, is the same run.
+func TestSpinClearBetweenSiblingsOnly(t *testing.T) {
+	s, err := scenarios.LoadBuiltin("perfbook-cas-8176")
+	if err != nil {
+		t.Fatal(err)
+	}
+	series := func(name string) *scenarios.Series {
+		for i := range s.Series {
+			if s.Series[i].Name == name {
+				return s.Series[i]
+			}
+		}
+		t.Fatalf("no series %q", name)
+		return nil
+	}
+	pass := func(se string, overrides map[string]float64) float64 {
+		r, err := s.Simulate(scenarios.Point{Series: series(se), Variant: "cas", Axis: "threads", X: 2, Seed: 1, Overrides: overrides})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return 1e9 / r.PPS // ns a pass: the two threads pass the counter in turn
+	}
+	none := map[string]float64{"profile.spin_clear": 0}
+	clear := float64(cpu.DefaultSpinClearCycles) / 3.8 // ns at the profile's 3.8 GHz
+	onDefault, onNone := pass("8176-on-core", nil), pass("8176-on-core", none)
+	t.Logf("8176 on-core CAS pass: %.3g ns with the default clear (%.3g ns), %.3g ns without", onDefault, clear, onNone)
+	if d := onDefault - onNone; d < 0.8*clear || d > 1.3*clear {
+		t.Errorf("the clear adds %.3g ns to a pass between hyper-threads, want about the clear's %.3g", d, clear)
+	}
+	if off, offNone := pass("8176-off-core", nil), pass("8176-off-core", none); off != offNone {
+		t.Errorf("between cores a pass is %.6g ns with the default clear and %.6g without; the snoop hides it, want the same run", off, offNone)
+	}
+	tight := s.Workload.TightSpin
+	s.Workload.TightSpin = false
+	defer func() { s.Workload.TightSpin = tight }()
+	if p, pNone := pass("8176-on-core", nil), pass("8176-on-core", none); p != pNone {
+		t.Errorf("spinning with PAUSE a pass is %.6g ns with the default clear and %.6g without; a PAUSE avoids the clear, want the same run", p, pNone)
 	}
 }

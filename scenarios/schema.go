@@ -51,6 +51,7 @@ type profileRaw struct {
 	StoreAfterAtomic string   `toml:"store_after_atomic"` // when a store to the line an atomic wrote commits, after the atomic
 	StoreBuffer      *int     `toml:"store_buffer"`
 	Pause            string   `toml:"pause"`
+	SpinClear        string   `toml:"spin_clear"` // what a tight spinner pays when its SMT sibling writes its line
 	LLCOccupancy     string   `toml:"llc_occupancy"`
 	Jitter           string   `toml:"jitter"`
 	CV               *float64 `toml:"cv"`
