@@ -95,6 +95,10 @@ type Stats struct {
 	// owner's own hits do not count: while a core owns the line, no other
 	// has asked for it.
 	Busy sim.Time
+	// SiblingClears counts the spinners the line's writes threw back: a
+	// watcher woken by its SMT sibling's write, which pays SiblingClear
+	// before it reads again.
+	SiblingClears uint64
 }
 
 // Line is one named cache line. Its fields describe the state after every

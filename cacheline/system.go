@@ -446,6 +446,7 @@ func (s *System) wakeLosers(l *Line, writer int, at, wrote sim.Time) {
 	s.woken = woken
 	for _, x := range woken {
 		if s.SiblingClear > 0 && writer >= 0 && slices.Contains(s.siblings[writer], int32(x.core)) {
+			l.Stats.SiblingClears++
 			x.w.LineLost(wrote + s.SiblingClear)
 			continue
 		}

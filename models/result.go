@@ -68,6 +68,9 @@ type LineResult struct {
 	BusyPct float64 `json:"busy_pct"`
 	// TransfersByCPU is the transfers each CPU's misses caused, by CPU id.
 	TransfersByCPU []uint64 `json:"transfers_by_cpu"`
+	// SiblingClears is how many times a spinner on the line was thrown
+	// back by its SMT sibling's write (cacheline.Stats.SiblingClears).
+	SiblingClears uint64 `json:"sibling_clears,omitempty"`
 }
 
 // LockResult counts one lock's acquisitions.
@@ -296,6 +299,7 @@ func (w *World) lineResults(n uint64, span sim.Time) []LineResult {
 			MeanQueueNs:        perPacket(st.QueueDelay.Nanoseconds(), st.Transfers),
 			MaxQueueNs:         st.MaxQueueDelay.Nanoseconds(),
 			TransfersByCPU:     slices.Clone(st.TransfersBy),
+			SiblingClears:      st.SiblingClears,
 		}
 		if span > 0 {
 			lr.BusyPct = 100 * min(1, float64(st.Busy)/float64(span))

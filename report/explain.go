@@ -62,6 +62,21 @@ func WriteExplain(buf *bytes.Buffer, s *scenarios.Scenario, se *scenarios.Series
 	writeCmpxchgWhy(buf, res, unit)
 	writeSeqWhy(buf, res)
 	writeLineWhy(buf, res, unit)
+	writeClearWhy(buf, w.M.Profile(), res, unit)
+}
+
+// writeClearWhy says how often a spinner was thrown back by its SMT
+// sibling's write to the line it read, and what that cost: a loop with no
+// PAUSE runs its reads ahead, and the write clears them.
+func writeClearWhy(buf *bytes.Buffer, prof cpu.Profile, res *models.Result, unit string) {
+	for _, l := range res.Lines {
+		if l.SiblingClears == 0 || res.Packets == 0 {
+			continue
+		}
+		fmt.Fprintf(buf, "\nwhy: a spinner on %s was thrown back %.2f times per %s: its SMT sibling wrote the line it read,\n", l.Name, float64(l.SiblingClears)/float64(res.Packets), unit)
+		fmt.Fprintf(buf, "  with no PAUSE in its loop, and the reads it ran ahead were cleared (a memory-ordering machine clear,\n")
+		fmt.Fprintf(buf, "  %.2f ns each, spin_clear) before it read again. A PAUSE in the spin loop (cpu_relax()) avoids it.\n", prof.SpinClear.Nanoseconds())
+	}
 }
 
 // writeSeqWhy says how often each sequence counter's readers went round

@@ -8,7 +8,9 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"contend/cpu"
 	"contend/models"
+	"contend/sim"
 	"contend/sweep"
 )
 
@@ -128,6 +130,23 @@ func TestCmpxchgWhy(t *testing.T) {
 	}
 	if strings.Contains(got, "quiet") {
 		t.Errorf("a word no loop tried is explained:\n%s", got)
+	}
+}
+
+// A line whose spinners their siblings' writes threw back says how often,
+// at what cost, and that a PAUSE avoids it; a line without says nothing.
+func TestClearWhy(t *testing.T) {
+	res := &models.Result{Packets: 50, Lines: []models.LineResult{{Name: "ctr", SiblingClears: 100}, {Name: "calm"}}}
+	var buf bytes.Buffer
+	writeClearWhy(&buf, cpu.Profile{SpinClear: 9 * sim.Nanosecond}, res, "pass")
+	got := buf.String()
+	for _, want := range []string{"why: a spinner on ctr was thrown back 2.00 times per pass", "9.00 ns each, spin_clear", "cpu_relax()"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("explain says\n%s\nwant it to say %q", got, want)
+		}
+	}
+	if strings.Contains(got, "calm") {
+		t.Errorf("a line no write threw a spinner back from is explained:\n%s", got)
 	}
 }
 

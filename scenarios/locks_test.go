@@ -162,10 +162,16 @@ func TestSpinClearBetweenSiblingsOnly(t *testing.T) {
 		t.Fatalf("no series %q", name)
 		return nil
 	}
+	clears := map[string]float64{} // per pass, by series, with the default clear
 	pass := func(se string, overrides map[string]float64) float64 {
 		r, err := s.Simulate(scenarios.Point{Series: series(se), Variant: "cas", Axis: "threads", X: 2, Seed: 1, Overrides: overrides})
 		if err != nil {
 			t.Fatal(err)
+		}
+		if overrides == nil {
+			for _, l := range r.Lines {
+				clears[se] += float64(l.SiblingClears) / float64(r.Packets)
+			}
 		}
 		return 1e9 / r.PPS // ns a pass: the two threads pass the counter in turn
 	}
@@ -178,6 +184,12 @@ func TestSpinClearBetweenSiblingsOnly(t *testing.T) {
 	}
 	if off, offNone := pass("8176-off-core", nil), pass("8176-off-core", none); off != offNone {
 		t.Errorf("between cores a pass is %.6g ns with the default clear and %.6g without; the snoop hides it, want the same run", off, offNone)
+	}
+	if c := clears["8176-on-core"]; c < 0.95 || c > 1.05 {
+		t.Errorf("between hyper-threads %.3g clears a pass, want one: each pass wakes the other thread once", c)
+	}
+	if c := clears["8176-off-core"]; c != 0 {
+		t.Errorf("between cores %.3g clears a pass, want none", c)
 	}
 	tight := s.Workload.TightSpin
 	s.Workload.TightSpin = false
