@@ -609,3 +609,43 @@ func TestCheckFollowsLargeDrift(t *testing.T) {
 		t.Errorf("ticket x2 after a ping-pong %.0f%% of the first: predicted %.4g; on a machine fitted to that ping-pong %.4g", 100*drift, got, want)
 	}
 }
+
+// Where the readers loop and the two ping-pongs disagree about what a load
+// of a modified line does, the reading nearer the value it stands for wins;
+// where they agree, or only one gives a verdict, that verdict stands.
+func TestLoadModifiedDisagreement(t *testing.T) {
+	fig := func(name string, cpus []int, v float64) Figure {
+		return Figure{Name: name, Job: Job{CPUs: cpus}, Stat: Stat{Median: v, N: 1}}
+	}
+	pair := []int{0, 1}
+	record := func(pp, cas, readers float64) figures {
+		return figures{
+			fig("pingpong same_llc", pair, pp),
+			fig("pingpong same_llc before pingpong-cas same_llc", pair, pp),
+			fig("pingpong-cas same_llc", pair, cas),
+			fig("pingpong same_llc before readers x1", pair, pp),
+			fig("readers x1", pair, readers),
+		}
+	}
+	for _, c := range []struct {
+		name              string
+		pp, cas, readers  float64
+		want              float64
+		disagreementNoted bool
+	}{
+		{"both migrate", 200, 200, 400, 1, false},
+		{"both share", 200, 100, 200, 0, false},
+		{"CAS at the edge of share, readers squarely migrate (run 13)", 244, 154.4, 505, 1, true},
+		{"CAS squarely share, readers at the edge of migrate", 200, 100, 330, 0, true},
+		{"CAS says nothing, readers migrate", 200, 140, 400, 1, false},
+		{"CAS share, readers near neither", 200, 100, 300, 0, false},
+	} {
+		m, how, ok := loadModified(record(c.pp, c.cas, c.readers), Topology{})
+		if !ok || m != c.want {
+			t.Errorf("%s: load_modified %v (known %v), want %v: %s", c.name, m, ok, c.want, how)
+		}
+		if noted := strings.Contains(how, "says otherwise"); noted != c.disagreementNoted {
+			t.Errorf("%s: %q; want the disagreement noted: %v", c.name, how, c.disagreementNoted)
+		}
+	}
+}

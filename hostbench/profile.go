@@ -193,27 +193,61 @@ func reorderReach(fs figures, _ Topology) (float64, string, bool) {
 }
 
 // loadModified says whether a load of a line another core modified takes
-// the line (migrate, 1) or leaves the writer a copy (share, 0). Calibrate's
-// readers loop is a round of four such transfers with plain stores between
-// them: the writer's store, the reader's load, its acknowledgement's store,
-// the writer's load of it. When a load leaves a copy, each store must take
-// the line back from a sharer, and a ping-pong pass (a load, then a CAS that
-// takes the line back) is two transfers: the round costs what a ping-pong
-// round trip does. When a load takes the line, the CAS after it hits and a
-// pass is one transfer: the round costs two round trips. The round trip is
-// the ping-pong measured beside the readers loop, sample by sample, where
+// the line (migrate, 1) or leaves the writer a copy (share, 0), from two
+// loops that each say it (loadModifiedReaders, loadModifiedCAS). Where
+// both give a verdict and the verdicts differ, the machine changed between
+// the loops, and the verdict whose ratio lies nearer the value it stands
+// for wins (in ratio, so 1.58 against 2 is as far as 2.53): the Sapphire
+// Rapids guest's run 13 of 2026-12-03 had its CAS ping-pong at 1.58, in
+// the band of a copy left, and its readers round at 2.07 of its round
+// trip, where its other 45 runs read migrate from both; taken as a copy
+// left, its transfer was halved and its lock loops predicted 70-100% too
+// fast. Where only the readers loop was measured, its reading stands.
+func loadModified(fs figures, t Topology) (float64, string, bool) {
+	cas, casOK := loadModifiedCAS(fs)
+	rd, rdOK := loadModifiedReaders(fs)
+	switch {
+	case casOK && rdOK && rd.verdict && rd.m != cas.m:
+		if rd.off < cas.off {
+			return rd.m, rd.how + "; " + cas.how + " says otherwise, farther from its value: the machine changed between the two loops", true
+		}
+		return cas.m, cas.how + "; " + rd.how + " says otherwise, farther from its value: the machine changed between the two loops", true
+	case casOK:
+		return cas.m, cas.how, true
+	case rdOK:
+		return rd.m, rd.how, true
+	}
+	return 0, "", false
+}
+
+// reading is what one loop says a load of a modified line does: m (1:
+// migrate, 0: share), why, whether the ratio gave a verdict, and how far
+// the ratio lies from the value that verdict stands for (|ln(ratio/value)|).
+type reading struct {
+	m       float64
+	how     string
+	verdict bool
+	off     float64
+}
+
+// loadModifiedReaders reads it from calibrate's readers loop, a round of
+// four such transfers with plain stores between them: the writer's store,
+// the reader's load, its acknowledgement's store, the writer's load of it.
+// When a load leaves a copy, each store must take the line back from a
+// sharer, and a ping-pong pass (a load, then a CAS that takes the line
+// back) is two transfers: the round costs what a ping-pong round trip
+// does. When a load takes the line, the CAS after it hits and a pass is
+// one transfer: the round costs two round trips. The round trip is the
+// ping-pong measured beside the readers loop, sample by sample, where
 // there is one (the first ping-pong otherwise): a guest that moved between
 // the first ping-pong and the loop is then compared with itself. A ratio
 // near neither says the machine changed between the loops, and leaves the
-// default, share.
-func loadModified(fs figures, t Topology) (float64, string, bool) {
-	if m, how, ok := loadModifiedCAS(fs); ok {
-		return m, how, true
-	}
+// default, share, with no verdict.
+func loadModifiedReaders(fs figures) (reading, bool) {
 	round, ok1 := fs.median("readers x1")
 	readers, ok := fs.get("readers x1")
 	if !ok || len(readers.Job.CPUs) != 2 {
-		return 0, "", false
+		return reading{}, false
 	}
 	// The readers loop runs on the first two CPUs, whatever their pair.
 	pair := SameLLC
@@ -224,17 +258,17 @@ func loadModified(fs figures, t Topology) (float64, string, bool) {
 	}
 	rt, ok2 := fs.beside(pingpongOf(pair), "readers x1")
 	if !(ok1 && ok2) || rt <= 0 {
-		return 0, "", false
+		return reading{}, false
 	}
 	r := round / rt
 	how := fmt.Sprintf("readers x1 / %s = %.2f: a load of a line modified elsewhere ", pingpongOf(pair), r)
 	switch {
 	case r >= 1.6 && r <= 2.6:
-		return 1, how + "takes it (a round of readers costs two ping-pong round trips, not one)", true
+		return reading{1, how + "takes it (a round of readers costs two ping-pong round trips, not one)", true, math.Abs(math.Log(r / 2))}, true
 	case r >= 0.7 && r <= 1.4:
-		return 0, how + "leaves the writer a copy (a round of readers costs one ping-pong round trip, not two)", true
+		return reading{0, how + "leaves the writer a copy (a round of readers costs one ping-pong round trip, not two)", true, math.Abs(math.Log(r))}, true
 	}
-	return 0, how + "is taken to leave the writer a copy, but the ratio is near neither 1 (share) nor 2 (migrate): the machine changed between the two loops; calibrate again", true
+	return reading{0, how + "is taken to leave the writer a copy, but the ratio is near neither 1 (share) nor 2 (migrate): the machine changed between the two loops; calibrate again", false, 0}, true
 }
 
 // beside is the median of the ping-pong pp measured beside loop, sample by
@@ -256,7 +290,7 @@ func (fs figures) beside(pp, loop string) (float64, bool) {
 // ping-pong at 301 and the CAS ping-pong at 205 (1.53 against the first,
 // near 2, where its other runs give 1.0-1.1). A ratio near neither says
 // nothing.
-func loadModifiedCAS(fs figures) (float64, string, bool) {
+func loadModifiedCAS(fs figures) (reading, bool) {
 	for c := SMTSibling; c <= OtherSocket; c++ {
 		read, ok1 := fs.beside(pingpongOf(c), pingpongCASOf(c))
 		cas, ok2 := fs.median(pingpongCASOf(c))
@@ -267,13 +301,13 @@ func loadModifiedCAS(fs figures) (float64, string, bool) {
 		how := fmt.Sprintf("%s / %s = %.2f: a load of a line modified elsewhere ", pingpongOf(c), pingpongCASOf(c), r)
 		switch {
 		case r >= 0.8 && r <= 1.3:
-			return 1, how + "takes it (a pass that loads costs what one that spins on the CAS does)", true
+			return reading{1, how + "takes it (a pass that loads costs what one that spins on the CAS does)", true, math.Abs(math.Log(r))}, true
 		case r >= 1.5 && r <= 2.3:
-			return 0, how + "leaves the writer a copy (a pass that loads costs a transfer more than one that spins on the CAS)", true
+			return reading{0, how + "leaves the writer a copy (a pass that loads costs a transfer more than one that spins on the CAS)", true, math.Abs(math.Log(r / 2))}, true
 		}
-		return 0, "", false
+		return reading{}, false
 	}
-	return 0, "", false
+	return reading{}, false
 }
 
 // window is how long an owner keeps a line another core is taking: two
