@@ -251,7 +251,6 @@ func (s *Scenario) override(key string, x float64, prof *Profile, params map[str
 		prof.Snoop = x
 	case prof.field(field) != nil:
 		prof.durs[field] = Dur{PS: x * 1000}
-		prof.SpinClearGiven = prof.SpinClearGiven || field == "spin_clear"
 	default:
 		return fmt.Errorf("%s: no profile field %q to override", s.Name, field)
 	}
@@ -266,7 +265,7 @@ func (s *Scenario) machine(prof Profile, wl Workload, seed int64) (*cpu.Machine,
 		// PAUSE to say it spins, the core's reads run ahead, and a write
 		// by its SMT sibling clears them.
 		prof.Profile.Pause = prof.Profile.L1Hit
-		if !prof.SpinClearGiven {
+		if !prof.spinClearGiven() {
 			prof.Profile.SpinClear = prof.Profile.Cycles(cpu.DefaultSpinClearCycles)
 		}
 	} else {

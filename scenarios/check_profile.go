@@ -75,7 +75,6 @@ func (c *checker) profile(name string, p profileRaw) {
 		pr.Snoop = *p.Snoop
 	}
 	pr.SnoopGiven = p.Snoop != nil || p.SnoopWindow != ""
-	pr.SpinClearGiven = p.SpinClear != ""
 	for _, f := range []struct{ key, val string }{
 		{"l1_hit", p.L1Hit}, {"smt_sibling", p.SMTSibling}, {"same_socket", p.SameSocket},
 		{"other_socket", p.OtherSocket}, {"memory", p.Memory}, {"atomic", p.Atomic}, {"wakeup", p.Wakeup},

@@ -12,11 +12,11 @@ func TestEditDistance(t *testing.T) {
 		{"", "", 0}, {"lock", "lock", 0}, {"", "abc", 3}, {"lokc", "lock", 1}, {"lokc", "load", 2},
 		{"kitten", "sitting", 3}, {"ca", "abc", 3}, {"unlcok", "unlock", 1}, {"stroe", "store", 1},
 	} {
-		if got := editDistance(tc.a, tc.b); got != tc.want {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
+		if got := EditDistance(tc.a, tc.b); got != tc.want {
+			t.Errorf("EditDistance(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
 		}
-		if got := editDistance(tc.b, tc.a); got != tc.want {
-			t.Errorf("editDistance(%q, %q) = %d, want %d (it is symmetric)", tc.b, tc.a, got, tc.want)
+		if got := EditDistance(tc.b, tc.a); got != tc.want {
+			t.Errorf("EditDistance(%q, %q) = %d, want %d (it is symmetric)", tc.b, tc.a, got, tc.want)
 		}
 	}
 }

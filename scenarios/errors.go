@@ -397,21 +397,18 @@ func knownKeysHint(k toml.Key) string {
 		}
 	}
 	last := k[len(k)-1]
-	best := slices.MinFunc(keys, func(a, b string) int { return editDistance(last, a) - editDistance(last, b) })
+	best := slices.MinFunc(keys, func(a, b string) int { return EditDistance(last, a) - EditDistance(last, b) })
 	hint := "check the spelling"
-	if editDistance(last, best) <= max(2, len(last)/3) {
+	if EditDistance(last, best) <= max(2, len(last)/3) {
 		hint = fmt.Sprintf("check the spelling: did you mean %q?", best)
 	}
 	return fmt.Sprintf("%s (here the keys are %s)", hint, strings.Join(keys, ", "))
 }
 
-// EditDistance is editDistance for the CLI's own names (a mistyped flag).
-func EditDistance(a, b string) int { return editDistance(a, b) }
-
-// editDistance is the edit distance between a and b with two neighbours
+// EditDistance is the edit distance between a and b with two neighbours
 // swapped counting as one edit (optimal string alignment): the commonest
 // typo, "lokc" for "lock", is one edit from it and two from "load".
-func editDistance(a, b string) int {
+func EditDistance(a, b string) int {
 	var prev2 []int
 	prev := make([]int, len(b)+1)
 	for j := range prev {

@@ -60,9 +60,14 @@ type Profile struct {
 	// SnoopGiven says the profile sets how long an owner keeps a line being
 	// taken (snoop or snoop_window) rather than taking DefaultSnoop.
 	SnoopGiven bool
-	// SpinClearGiven says the profile sets spin_clear rather than taking
-	// cpu.DefaultSpinClearCycles where the workload spins tight.
-	SpinClearGiven bool
+}
+
+// spinClearGiven says the profile sets spin_clear (in its file, or as an
+// override) rather than taking cpu.DefaultSpinClearCycles where the
+// workload spins tight.
+func (p *Profile) spinClearGiven() bool {
+	_, ok := p.durs["spin_clear"]
+	return ok
 }
 
 // Value is a param: a duration or a plain number.
