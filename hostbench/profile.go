@@ -208,10 +208,11 @@ func loadModified(fs figures, t Topology) (float64, string, bool) {
 	rd, rdOK := loadModifiedReaders(fs)
 	switch {
 	case casOK && rdOK && rd.verdict && rd.m != cas.m:
+		won, lost := cas, rd
 		if rd.off < cas.off {
-			return rd.m, rd.how + "; " + cas.how + " says otherwise, farther from its value: the machine changed between the two loops", true
+			won, lost = rd, cas
 		}
-		return cas.m, cas.how + "; " + rd.how + " says otherwise, farther from its value: the machine changed between the two loops", true
+		return won.m, won.how + "; " + lost.how + " says otherwise, farther from its value: the machine changed between the two loops", true
 	case casOK:
 		return cas.m, cas.how, true
 	case rdOK:
@@ -228,6 +229,11 @@ type reading struct {
 	how     string
 	verdict bool
 	off     float64
+}
+
+// verdict is the reading m of a loop whose ratio r stands for value.
+func verdict(m float64, how string, r, value float64) reading {
+	return reading{m, how, true, math.Abs(math.Log(r / value))}
 }
 
 // loadModifiedReaders reads it from calibrate's readers loop, a round of
@@ -264,9 +270,9 @@ func loadModifiedReaders(fs figures) (reading, bool) {
 	how := fmt.Sprintf("readers x1 / %s = %.2f: a load of a line modified elsewhere ", pingpongOf(pair), r)
 	switch {
 	case r >= 1.6 && r <= 2.6:
-		return reading{1, how + "takes it (a round of readers costs two ping-pong round trips, not one)", true, math.Abs(math.Log(r / 2))}, true
+		return verdict(1, how+"takes it (a round of readers costs two ping-pong round trips, not one)", r, 2), true
 	case r >= 0.7 && r <= 1.4:
-		return reading{0, how + "leaves the writer a copy (a round of readers costs one ping-pong round trip, not two)", true, math.Abs(math.Log(r))}, true
+		return verdict(0, how+"leaves the writer a copy (a round of readers costs one ping-pong round trip, not two)", r, 1), true
 	}
 	return reading{0, how + "is taken to leave the writer a copy, but the ratio is near neither 1 (share) nor 2 (migrate): the machine changed between the two loops; calibrate again", false, 0}, true
 }
@@ -301,9 +307,9 @@ func loadModifiedCAS(fs figures) (reading, bool) {
 		how := fmt.Sprintf("%s / %s = %.2f: a load of a line modified elsewhere ", pingpongOf(c), pingpongCASOf(c), r)
 		switch {
 		case r >= 0.8 && r <= 1.3:
-			return reading{1, how + "takes it (a pass that loads costs what one that spins on the CAS does)", true, math.Abs(math.Log(r))}, true
+			return verdict(1, how+"takes it (a pass that loads costs what one that spins on the CAS does)", r, 1), true
 		case r >= 1.5 && r <= 2.3:
-			return reading{0, how + "leaves the writer a copy (a pass that loads costs a transfer more than one that spins on the CAS)", true, math.Abs(math.Log(r / 2))}, true
+			return verdict(0, how+"leaves the writer a copy (a pass that loads costs a transfer more than one that spins on the CAS)", r, 2), true
 		}
 		return reading{}, false
 	}
