@@ -57,12 +57,7 @@ func WriteExplain(buf *bytes.Buffer, s *scenarios.Scenario, se *scenarios.Series
 		writePerfReport(buf, "", res.Profile, res.Packets, unit)
 	}
 	writeC2C(buf, res, unit)
-	writeRCUWhy(buf, w, res)
-	writeLockWhy(buf, w.M.Profile(), res, unit)
-	writeCmpxchgWhy(buf, res, unit)
-	writeSeqWhy(buf, res)
-	writeLineWhy(buf, res, unit)
-	writeClearWhy(buf, w.M.Profile(), res, unit)
+	writeWhy(buf, w, res, unit)
 }
 
 // writeClearWhy says how often a spinner was thrown back by its SMT

@@ -14,12 +14,18 @@ import (
 // so the two never say different things.
 func Why(w *models.World, res *models.Result, unit string) []string {
 	var buf bytes.Buffer
-	writeRCUWhy(&buf, w, res)
-	writeLockWhy(&buf, w.M.Profile(), res, unit)
-	writeCmpxchgWhy(&buf, res, unit)
-	writeSeqWhy(&buf, res)
-	writeLineWhy(&buf, res, unit)
+	writeWhy(&buf, w, res, unit)
 	return paragraphs(buf.String())
+}
+
+// writeWhy writes every why paragraph of a point, in explain's order.
+func writeWhy(buf *bytes.Buffer, w *models.World, res *models.Result, unit string) {
+	writeRCUWhy(buf, w, res)
+	writeLockWhy(buf, w.M.Profile(), res, unit)
+	writeCmpxchgWhy(buf, res, unit)
+	writeSeqWhy(buf, res)
+	writeLineWhy(buf, res, unit)
+	writeClearWhy(buf, w.M.Profile(), res, unit)
 }
 
 // paragraphs joins each "why:" or "deferred frees:" line of explain's text
