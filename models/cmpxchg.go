@@ -14,7 +14,8 @@ package models
 //
 // Phases: outside -> (READ_ONCE issued) cmpxchgReading -> (served; the
 // cmpxchg issued) cmpxchgTrying -> (executed) outside: done, or the
-// fallback; or cmpxchgTrying again (failed, retries left).
+// fallback; or cmpxchgTrying again (failed, retries left), after
+// cmpxchgRelaxing's pause when the loop relaxes.
 
 import (
 	"contend/cacheline"
@@ -26,9 +27,10 @@ import (
 type cmpxchgPhase uint8
 
 const (
-	cmpxchgOutside cmpxchgPhase = iota // not in the loop
-	cmpxchgReading                     // READ_ONCE() in flight
-	cmpxchgTrying                      // a cmpxchg in flight
+	cmpxchgOutside  cmpxchgPhase = iota // not in the loop
+	cmpxchgReading                      // READ_ONCE() in flight
+	cmpxchgTrying                       // a cmpxchg in flight
+	cmpxchgRelaxing                     // cpu_relax() after a cmpxchg that failed
 )
 
 // Word is a machine word on a line that cmpxchg loops update: a lockref's
@@ -121,7 +123,14 @@ type CmpxchgStep struct {
 	// Cond, if set, is the loop's test of the count read: false leaves the
 	// loop for the fallback without a cmpxchg (lockref_put_return's
 	// old.count <= 0).
-	Cond  func(count int64) bool
+	Cond func(count int64) bool
+	// Relax is cpu_relax() after a cmpxchg that failed: one iteration of a
+	// spin loop (the profile's pause, a PAUSE on x86) before the next try,
+	// which still expects the value the failed one handed back. lib/lockref.c's
+	// CMPXCHG_LOOP did so until f5fe24ef17b5 ("lockref: stop doing
+	// cpu_relax in the cmpxchg loop", v6.2): "even a failing cmpxchg grants
+	// exclusive access to the cacheline", which the pause gives away.
+	Relax bool
 	Label cpu.Label
 }
 
@@ -136,6 +145,8 @@ func (s *CmpxchgStep) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
 	case cmpxchgReading:
 		wd.seen[id] = wd.value()
 		wd.trace(c, true, false)
+		return s.try(c)
+	case cmpxchgRelaxing:
 		return s.try(c)
 	}
 	// The cmpxchg has executed: it compares what it expects with the
@@ -156,6 +167,12 @@ func (s *CmpxchgStep) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
 	wd.trace(c, true, false)
 	if s.Retries > 0 && wd.tries[id] >= s.Retries {
 		return s.fallback(c)
+	}
+	if s.Relax {
+		wd.phase[id] = cmpxchgRelaxing
+		d := c.M.Duration(c.M.Profile().Pause)
+		c.Charge(s.Label, cpu.Spin, d)
+		return cpu.Again, c.Now() + d
 	}
 	return s.try(c)
 }

@@ -46,15 +46,17 @@ func TestCmpxchgFailsExactlyWhenChanged(t *testing.T) {
 		cpus   int
 		jitter cpu.Jitter
 		seed   uint64
-	}{{2, cpu.NoJitter, 1}, {4, cpu.UniformJitter, 2}, {8, cpu.ExponentialJitter, 3}, {16, cpu.UniformJitter, 4}} {
-		t.Run(fmt.Sprintf("%dcpus", tc.cpus), func(t *testing.T) {
+		relax  bool
+	}{{2, cpu.NoJitter, 1, false}, {4, cpu.UniformJitter, 2, false}, {8, cpu.ExponentialJitter, 3, false}, {16, cpu.UniformJitter, 4, false},
+		{4, cpu.UniformJitter, 5, true}, {16, cpu.ExponentialJitter, 6, true}} {
+		t.Run(fmt.Sprintf("%dcpus-relax=%v", tc.cpus, tc.relax), func(t *testing.T) {
 			w := newWorld(t, testProfile(tc.jitter), tc.seed, models.DefaultKernel())
 			wd := w.NewWord("refs", newLine(t, w, "refs", false), nil)
 			mon := &cmpxchgMonitor{readAt: map[int]int{}}
 			wd.Trace = mon.event
 			p := &cpu.Program{Name: "inc", Steps: []cpu.Step{
 				compute(w, "work", 30*sim.Nanosecond),
-				&models.CmpxchgStep{W: wd, Delta: 1, Label: w.M.Label("cmpxchg")},
+				&models.CmpxchgStep{W: wd, Delta: 1, Relax: tc.relax, Label: w.M.Label("cmpxchg")},
 			}}
 			flood(t, w, p, tc.cpus, 0, 20*sim.Microsecond)
 			if mon.err != nil {
@@ -246,4 +248,47 @@ func btoi(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// cpu_relax() after a failed cmpxchg gives the line away: during the pause
+// the other CPUs' cmpxchgs take it, and the retry, which still expects the
+// value the failure handed back, fails again. Alone a CPU never fails, so
+// the pause costs it nothing; with 8 CPUs on the word (a pause of 140
+// cycles, Skylake's PAUSE) every success costs more tries and more
+// transfers of the line than the loop that retries at once, and the loop
+// makes fewer operations (f5fe24ef17b5's fstat2: +69% at 8 processes
+// without the pause).
+func TestCmpxchgRelaxGivesTheLineAway(t *testing.T) {
+	run := func(n int, relax bool) (ops float64, triesPer, transfersPer float64) {
+		p := testProfile(cpu.UniformJitter)
+		p.CV, p.Window = cpu.DefaultCV, 20*sim.Nanosecond
+		p.Pause = sim.Time(140 * float64(sim.Nanosecond) / p.GHz)
+		w := newWorld(t, p, 7, models.DefaultKernel())
+		wd := w.NewWord("refs", newLine(t, w, "refs", false), nil)
+		prog := &cpu.Program{Name: "inc", Steps: []cpu.Step{
+			compute(w, "work", 100*sim.Nanosecond),
+			&models.CmpxchgStep{W: wd, Delta: 1, Relax: relax, Label: w.M.Label("cmpxchg")},
+		}}
+		res := flood(t, w, prog, n, 5*sim.Microsecond, 50*sim.Microsecond)
+		st := res.Cmpxchg[0]
+		ok := float64(st.Attempts - st.Failures)
+		var transfers uint64
+		for _, l := range res.Lines {
+			if l.Name == "refs" {
+				transfers = l.Transfers
+			}
+		}
+		return res.PPS, float64(st.Attempts) / ok, float64(transfers) / ok
+	}
+	alone, _, _ := run(1, false)
+	aloneRelax, tries1, _ := run(1, true)
+	if alone != aloneRelax || tries1 != 1 {
+		t.Errorf("one CPU: %.4g/s retrying at once, %.4g/s relaxing (%.2f tries a success): alone a cmpxchg never fails, so the pause must cost nothing", alone, aloneRelax, tries1)
+	}
+	fast, triesFast, xferFast := run(8, false)
+	slow, triesSlow, xferSlow := run(8, true)
+	t.Logf("8 CPUs: retrying at once %.4g/s, %.2f tries and %.2f transfers a success; relaxing %.4g/s, %.2f tries and %.2f transfers", fast, triesFast, xferFast, slow, triesSlow, xferSlow)
+	if slow >= fast || triesSlow <= triesFast || xferSlow <= xferFast {
+		t.Errorf("8 CPUs: relaxing made %.4g/s with %.2f tries and %.2f transfers a success, retrying at once %.4g/s with %.2f and %.2f: the pause should cost the line", slow, triesSlow, xferSlow, fast, triesFast, xferFast)
+	}
 }

@@ -26,7 +26,7 @@ func (b *builder) word(line *cacheline.Line) *models.Word {
 func (b *builder) loop(st *Step, depth int) []cpu.Step {
 	fallback := b.compile(st.Steps, depth+1, "")
 	if st.Kind == StepCmpxchg {
-		loop := &models.CmpxchgStep{W: b.word(b.lines[st.Arg]), Retries: st.Retries, Fallback: len(fallback), Delta: 1, Label: b.label(st)}
+		loop := &models.CmpxchgStep{W: b.word(b.lines[st.Arg]), Retries: st.Retries, Fallback: len(fallback), Delta: 1, Relax: st.Relax, Label: b.label(st)}
 		return append([]cpu.Step{loop}, fallback...)
 	}
 	l := b.spin[st.Arg]
@@ -34,5 +34,7 @@ func (b *builder) loop(st *Step, depth int) []cpu.Step {
 	wd.Lock = l
 	r := &models.Lockref{Word: wd, Lock: l}
 	op := map[StepKind]models.LockrefOp{StepLockrefGet: models.LockrefGet, StepLockrefGetNotDead: models.LockrefGetNotDead, StepLockrefPutReturn: models.LockrefPutReturn}[st.Kind]
-	return r.Steps(op, b.label(st), fallback)
+	steps := r.Steps(op, b.label(st), fallback)
+	steps[0].(*models.CmpxchgStep).Relax = st.Relax
+	return steps
 }

@@ -101,7 +101,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(strings.NewReplacer("name = \"qlock\"\nkind = \"ticket\"", "name = \"qlock\"\nkind = \"qspinlock\"\nline = \"stats\"",
 		"\n[[variant]]", "\n[block]\nslow = [ { lock = \"qlock\" }, { unlock = \"qlock\" } ]\n\n[[variant]]",
 		"{ lock = \"qlock\" },\n  { store = \"stats\" },\n  { unlock = \"qlock\" },",
-		"{ lockref_get = \"qlock\" }, { lockref_get_not_dead = \"qlock\" },\n  { lockref_put_return = \"qlock\", fallback = \"slow\" }, { lockref_put_return = \"qlock\" },\n  { cmpxchg = \"stats\" }, { cmpxchg = \"stats\", retries = 1, fallback = \"slow\" },").Replace(good)))
+		"{ lockref_get = \"qlock\" }, { lockref_get_not_dead = \"qlock\" },\n  { lockref_put_return = \"qlock\", fallback = \"slow\" }, { lockref_put_return = \"qlock\" },\n  { cmpxchg = \"stats\" }, { cmpxchg = \"stats\", retries = 1, fallback = \"slow\" }, { lockref_get = \"qlock\", relax = true }, { cmpxchg = \"stats\", relax = true },").Replace(good)))
 
 	// A seqlock's writer and readers, and a seqcount's read section.
 	f.Add([]byte(strings.NewReplacer("name = \"qlock\"\nkind = \"ticket\"", "name = \"qlock\"\nkind = \"qspinlock\"\nline = \"stats\"",

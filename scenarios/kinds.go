@@ -150,6 +150,9 @@ type Step struct {
 	// the block it runs when it gives up, which Steps then calls.
 	Retries  int
 	Fallback string
+	// Relax is cpu_relax() after a cmpxchg that failed, before the next
+	// (lib/lockref.c's CMPXCHG_LOOP until v6.2).
+	Relax bool
 	// Independent: a load whose address does not depend on the loads
 	// before it, which asks for its line while one of them waits.
 	Independent bool
@@ -194,7 +197,7 @@ func kindsOf(st *stepRaw) []StepKind {
 
 // parseStep reads a raw step of kind k; the checker adds its nested steps.
 func parseStep(st *stepRaw, k StepKind) Step {
-	out := Step{Kind: k, Label: st.Label, Callback: st.Callback, Free: st.Free, Fallback: st.Fallback, Independent: st.Independent}
+	out := Step{Kind: k, Label: st.Label, Callback: st.Callback, Free: st.Free, Fallback: st.Fallback, Independent: st.Independent, Relax: st.Relax}
 	if st.Retries != nil {
 		out.Retries = *st.Retries
 	}

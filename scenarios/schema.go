@@ -162,6 +162,7 @@ type stepRaw struct {
 	LockrefPutReturn  string `toml:"lockref_put_return"`   // lockref_put_return
 	Retries           *int   `toml:"retries"`              // cmpxchg: attempts before the fallback
 	Fallback          string `toml:"fallback"`             // cmpxchg, lockref_put_return: the block run when the loop gives up
+	Relax             bool   `toml:"relax"`                // cmpxchg, lockref: cpu_relax() after a cmpxchg that failed
 
 	// Sequence counters and seqlocks (steps_seqlock.go).
 	WriteSeqcountBegin string `toml:"write_seqcount_begin"` // a seqcount on a line

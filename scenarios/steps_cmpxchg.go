@@ -8,6 +8,7 @@ package scenarios
 //	{ lockref_get = "d_lock" }                                # lib/lockref.c
 //	{ lockref_put_return = "d_lock", fallback = "dput_slow" }
 //	{ cmpxchg = "refs", retries = 3, steps = [ { lock = "l" }, ... ] } # fallback in place
+//	{ lockref_get = "d_lock", relax = true }                  # cpu_relax() after a failed cmpxchg (before v6.2)
 
 // MaxRetries bounds a cmpxchg loop's retries.
 const MaxRetries = 1_000_000
@@ -43,6 +44,9 @@ func (c *checker) loopFields(field string, at []string, raw *stepRaw, st *Step) 
 			c.fail(field+".retries", a, "%d; retries is from 1 to %d cmpxchgs (leave it out to retry until one succeeds)", *raw.Retries, MaxRetries)
 		}
 	}
+	if raw.Relax && !st.Kind.isLoop() {
+		c.fail(field+".relax", append(at, keyNeedle("relax")), "%s has no cmpxchg loop to pause in; only cmpxchg and the lockref operations take relax: drop relax", op)
+	}
 	if st.Kind == StepCmpxchg && c.perCPU(st.Arg) {
 		c.fail(field+".cmpxchg", at, "%q is a per-cpu line: no other CPU changes its word, so the cmpxchg never fails; use rmw on it, or name a shared line", st.Arg)
 	}
@@ -70,6 +74,12 @@ func (c *checker) loopFields(field string, at []string, raw *stepRaw, st *Step) 
 	default:
 		st.Steps = []Step{{Kind: StepBlock, Arg: raw.Fallback}}
 	}
+}
+
+// isLoop says whether a step of kind k is a cmpxchg loop: a cmpxchg step or
+// one of lockref's operations.
+func (k StepKind) isLoop() bool {
+	return k == StepCmpxchg || k == StepLockrefGet || k == StepLockrefGetNotDead || k == StepLockrefPutReturn
 }
 
 // hasFallback says whether a step of kind k may have a fallback of the
