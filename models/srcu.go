@@ -56,8 +56,12 @@ type SRCU struct {
 	current []*cpu.Core // synchronize_srcu callers of the running grace period (nil: a call_srcu)
 	next    []*cpu.Core // callers for the grace period after it
 	ev      sim.Event
-	entered []bool // srcu_read_lock's counter store issued: the barrier next
-	Stats   SRCUStats
+	// lockPhase is where each CPU is in srcu_read_lock: 0 the index's
+	// load next, 1 the counter's increment (its address is the index's),
+	// 2 the barrier.
+	lockPhase []uint8
+	fenced    []bool // srcu_read_unlock's barrier done: the counter next
+	Stats     SRCUStats
 }
 
 // SRCUStats count an srcu_struct's grace periods in the measured interval.
@@ -71,7 +75,8 @@ type SRCUStats struct {
 // NewSRCU adds an srcu_struct whose index lives on shared, and its per-cpu
 // counters on perCPU.
 func (w *World) NewSRCU(name string, shared, perCPU *cacheline.Line) *SRCU {
-	s := &SRCU{w: w, Name: name, Shared: shared, PerCPU: perCPU, held: make([][]int, w.M.NumCPUs()), entered: make([]bool, w.M.NumCPUs())}
+	s := &SRCU{w: w, Name: name, Shared: shared, PerCPU: perCPU, held: make([][]int, w.M.NumCPUs()),
+		lockPhase: make([]uint8, w.M.NumCPUs()), fenced: make([]bool, w.M.NumCPUs())}
 	s.ev.Action = sim.ActionFunc(s.check)
 	w.srcus = append(w.srcus, s)
 	return s
@@ -137,16 +142,19 @@ type SRCUReadLock struct {
 // Exec implements cpu.Step.
 func (st *SRCUReadLock) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
 	s, id := st.S, c.ID
-	if s.entered[id] {
-		s.entered[id] = false
+	switch s.lockPhase[id] {
+	case 1: // this_cpu_inc(ssp->sda->srcu_lock_count[idx])
+		s.lockPhase[id] = 2
+		return cpu.Again, c.Access(st.Label, s.PerCPU, cacheline.Store)
+	case 2:
+		s.lockPhase[id] = 0
 		return cpu.Next, c.Fence(st.Label) // smp_mb()
 	}
 	idx := s.idx // READ_ONCE(ssp->srcu_idx) & 0x1
 	s.active[idx]++
 	s.held[id] = append(s.held[id], idx)
-	s.entered[id] = true
-	done := c.Access(st.Label, s.Shared, cacheline.Load)
-	return cpu.Again, max(done, c.Access(st.Label, s.PerCPU, cacheline.Store))
+	s.lockPhase[id] = 1
+	return cpu.Again, c.Access(st.Label, s.Shared, cacheline.Load)
 }
 
 // SRCUReadUnlock is srcu_read_unlock.
@@ -163,11 +171,11 @@ func (st *SRCUReadUnlock) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
 		c.Fail(fmt.Sprintf("srcu_read_unlock(%s) outside a read section of it; pair it with srcu_read_lock", s.Name))
 		return cpu.Block, 0
 	}
-	if !s.entered[id] {
-		s.entered[id] = true
+	if !s.fenced[id] {
+		s.fenced[id] = true
 		return cpu.Again, c.Fence(st.Label) // smp_mb()
 	}
-	s.entered[id] = false
+	s.fenced[id] = false
 	s.active[s.held[id][n-1]]--
 	s.held[id] = s.held[id][:n-1]
 	return cpu.Next, c.Access(st.Label, s.PerCPU, cacheline.Store)
