@@ -37,6 +37,8 @@ var supported = map[string][]string{
 	"host-microbench":         {},                                     // no series until contend calibrate measures one
 	"ingress":                 {"scaling", "breakdown", "heatmap", "changes", "transfers"},
 	"kfree-bulk":              {"breakdown", "timeline", "changes"},
+	"lockref-relax":           {"scaling", "breakdown", "heatmap", "changes", "transfers"},
+	"srcu-refperf":            {"scaling", "breakdown"}, // no base, and no reader moves a shared line: no change, heat map or transfers to draw
 	"netdev-refcnt":           {"scaling", "breakdown", "heatmap", "changes", "transfers"},
 	"perfbook-cas-8176":       {"scaling", "breakdown", "heatmap", "transfers"}, // no base: no change to draw
 	"perfbook-cas-small":      {"scaling", "breakdown", "heatmap", "transfers"},
