@@ -169,7 +169,7 @@ func TestLockrefUncontendedCost(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return w.NewLockref(l).Steps(models.LockrefGet, w.M.Label("lockref_get"), nil)
+		return w.NewLockref(l).Steps(models.LockrefGet, w.M.Label("lockref_get"), nil, false)
 	})
 	want := perOp(func(w *models.World) []cpu.Step {
 		line := newLine(t, w, "d_lock", false)
@@ -193,7 +193,7 @@ func TestLockrefFallsBackToTheLock(t *testing.T) {
 		}
 		r := w.NewLockref(l)
 		gets := 0
-		get := r.Steps(models.LockrefGet, w.M.Label("lockref_get"), nil)
+		get := r.Steps(models.LockrefGet, w.M.Label("lockref_get"), nil, false)
 		steps := []cpu.Step{
 			onlyOn{on: func(id int) bool { return holder && id == 0 }, n: 3},
 			&models.LockStep{L: l}, compute(w, "d_alloc", 2*sim.Microsecond), &models.UnlockStep{L: l},
@@ -231,7 +231,7 @@ func TestLockrefPutReturnStopsAtZero(t *testing.T) {
 	r := w.NewLockref(l)
 	r.Word.Count = 3
 	slow := 0
-	put := r.Steps(models.LockrefPutReturn, w.M.Label("lockref_put_return"), []cpu.Step{probe(func(*cpu.Core) { slow++ })})
+	put := r.Steps(models.LockrefPutReturn, w.M.Label("lockref_put_return"), []cpu.Step{probe(func(*cpu.Core) { slow++ })}, false)
 	low := int64(0)
 	r.Word.Trace = func(models.CmpxchgEvent) { low = min(low, r.Word.Count) }
 	flood(t, w, &cpu.Program{Name: "put", Steps: append([]cpu.Step{compute(w, "work", 20*sim.Nanosecond)}, put...)}, 4, 0, 5*sim.Microsecond)

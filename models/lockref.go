@@ -48,9 +48,10 @@ func (w *World) NewLockref(l *Spinlock) *Lockref {
 
 // Steps returns op as steps: the cmpxchg loop, then its fallback (the
 // gets' spin_lock, count++ and spin_unlock; the fallback block of
-// lockref_put_return's caller).
-func (r *Lockref) Steps(op LockrefOp, label cpu.Label, callerFallback []cpu.Step) []cpu.Step {
-	loop := &CmpxchgStep{W: r.Word, Retries: LockrefRetries, Label: label}
+// lockref_put_return's caller). With relax the loop pauses after a cmpxchg
+// that failed (CmpxchgStep.Relax).
+func (r *Lockref) Steps(op LockrefOp, label cpu.Label, callerFallback []cpu.Step, relax bool) []cpu.Step {
+	loop := &CmpxchgStep{W: r.Word, Retries: LockrefRetries, Relax: relax, Label: label}
 	var fallback []cpu.Step
 	switch op {
 	case LockrefGet, LockrefGetNotDead:

@@ -34,7 +34,5 @@ func (b *builder) loop(st *Step, depth int) []cpu.Step {
 	wd.Lock = l
 	r := &models.Lockref{Word: wd, Lock: l}
 	op := map[StepKind]models.LockrefOp{StepLockrefGet: models.LockrefGet, StepLockrefGetNotDead: models.LockrefGetNotDead, StepLockrefPutReturn: models.LockrefPutReturn}[st.Kind]
-	steps := r.Steps(op, b.label(st), fallback)
-	steps[0].(*models.CmpxchgStep).Relax = st.Relax
-	return steps
+	return r.Steps(op, b.label(st), fallback, st.Relax)
 }
