@@ -42,7 +42,7 @@ func (c *Corpus) Add(cl *Classifier, s *scenarios.Scenario, se *scenarios.Series
 		key := rowKey(r.Variant, r.Axis, r.X, r.Metric)
 		kinds[key], roles[key] = k, r.Role
 		rowTags = append(rowTags, Tag{Kind: k, Case: CaseOf(se)})
-		if r.Role != "validate" || r.Note != "" || !(r.Predicted > 0) {
+		if r.Role != "validate" || r.Note == scenarios.NoteTooShort || r.Note == scenarios.NoteWaiting || !(r.Predicted > 0) {
 			continue
 		}
 		c.Points = append(c.Points, Point{Case: CaseOf(se), Scenario: s.Name, Series: se.Name, Variant: r.Variant,

@@ -105,6 +105,7 @@ type Core struct {
 
 	acct      []*account // by label; a label's account never moves
 	Completed uint64     // programs completed in the measured interval
+	FirstHalf uint64     // those of them completed before the machine's halfway mark (SetHalfway)
 }
 
 // Now returns the current simulated time.
@@ -283,7 +284,7 @@ func (c *Core) resetStats(now sim.Time) {
 	for _, a := range c.acct {
 		*a = account{}
 	}
-	c.Completed = 0
+	c.Completed, c.FirstHalf = 0, 0
 	c.since = max(c.since, now) // open idle and blocked spans count from now
 }
 

@@ -25,6 +25,10 @@ type Machine struct {
 	labelIdx map[string]Label
 	err      error
 	started  sim.Time // start of the measured interval
+	// halfway splits the measured interval in two: each core counts the
+	// programs it completes before it (Core.FirstHalf), so that a run can
+	// tell whether it had settled (0: no split).
+	halfway sim.Time
 	// reorderReach is the profile's Reach, worked
 	// out once: every atomic step needs it.
 	reorderReach sim.Time
@@ -236,6 +240,10 @@ func (m *Machine) ResetStats(now sim.Time) {
 
 // Started returns the start of the measured interval.
 func (m *Machine) Started() sim.Time { return m.started }
+
+// SetHalfway makes every core count the programs it completes before t
+// apart (Core.FirstHalf): t is the middle of the measured interval.
+func (m *Machine) SetHalfway(t sim.Time) { m.halfway = t }
 
 // Run runs the machine for the control's span and returns a model error if one
 // stopped it.

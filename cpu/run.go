@@ -26,7 +26,7 @@ func (c *Core) run(now sim.Time) (inline int) {
 			return inline
 		}
 		if pc >= len(code) {
-			c.Completed++
+			c.complete(t)
 			pc = 0
 			c.pc, c.ahead, c.local = pc, ahead, t
 			if !c.driver.ProgramDone(c, t) {
@@ -139,6 +139,14 @@ func (c *Core) aheadLimit(from sim.Time) sim.Time {
 	return min(c.M.eng.Horizon(), from+Lookahead)
 }
 
+// complete counts a program that ended at t.
+func (c *Core) complete(t sim.Time) {
+	c.Completed++
+	if t < c.M.halfway {
+		c.FirstHalf++
+	}
+}
+
 // endAhead ends the program of a core ahead of the engine's clock, its last
 // step (at pc) done at at, if it may run on into the next program: that
 // program's first step touches nothing shared and the driver ends this one
@@ -148,10 +156,13 @@ func (c *Core) endAhead(pc int, at sim.Time) (ended, again bool) {
 	if c.runOn == nil || !c.code[0].local && !c.localize(0) {
 		return false, false
 	}
-	c.Completed++
+	c.complete(at)
 	c.pc, c.ahead, c.local = 0, true, at
 	if ended, again = c.runOn.EndAhead(c, at); !ended {
 		c.Completed--
+		if at < c.M.halfway {
+			c.FirstHalf--
+		}
 		c.pc = pc
 	}
 	return ended, again

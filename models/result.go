@@ -1,6 +1,8 @@
 package models
 
 import (
+	"fmt"
+	"math"
 	"slices"
 	"sort"
 
@@ -26,6 +28,10 @@ type Result struct {
 	Seqcounts  []SeqResult   `json:"seqcounts,omitempty"`
 	RCU        RCUResult     `json:"rcu"`
 	Batch      *BatchResult  `json:"batch,omitempty"`
+	// Halves are the flood's packets in the first and the second half of
+	// the measured interval (a flood without a batch): Unsteady compares
+	// them.
+	Halves []uint64 `json:"halves,omitempty"`
 }
 
 // CoreResult is one CPU's share.
@@ -168,6 +174,13 @@ func (w *World) result(d *driver, spec RunSpec) *Result {
 			res.PPSPerCore = res.PPS / float64(len(f.CPUs))
 		}
 		res.Offered, res.Dropped = d.arrived, d.dropped
+	}
+	if f := spec.Flood; f != nil && spec.Batch == nil {
+		var first uint64
+		for _, id := range f.CPUs {
+			first += m.Cores()[id].FirstHalf
+		}
+		res.Halves = []uint64{first, res.Packets - first}
 	}
 	perOp := res.Packets
 	if b := spec.Batch; b != nil {
@@ -327,6 +340,45 @@ func lockResult(l locker) LockResult {
 		return LockResult{Name: l.Name, Kind: "percpu_rw_semaphore", Acquisitions: l.Stats.FastReads + l.Stats.SlowReads + l.Stats.Writes, Contended: l.Stats.Slept}
 	}
 	panic("models: unknown lock type")
+}
+
+// MinPacketsPerCPU is the fewest packets a flood CPU completes, on
+// average, in a measured interval whose rate Unsteady trusts: one packet
+// more or less is then a tenth of the figure at most.
+const MinPacketsPerCPU = 10
+
+// Unsteady says why the measured interval of a flood does not give its
+// rate, or is "": too few packets a CPU (MinPacketsPerCPU) for a rate
+// that one packet more or less does not move, or a second half whose rate
+// differs from the first's by more than a fifth and by more than chance
+// explains (four standard deviations of a count, and a packet a CPU for
+// the programs that straddle the halfway mark). A fifth leaves room for a
+// run whose bursts fall unevenly in the two halves: netdev-refcnt's
+// measured interval spans five grace periods, each with its burst of
+// callbacks, and its halves differ by up to 12%. Either way the run has not
+// shown what the flood does once it has settled: a lock or a cmpxchg loop
+// can take far longer than the interval to fall into the mode it keeps
+// (lib/lockref.c's, on the lock), and the interval then holds the one it
+// started in.
+func (r *Result) Unsteady() string {
+	var cpus uint64
+	for _, c := range r.Cores {
+		if c.Role == "flood" {
+			cpus++
+		}
+	}
+	if cpus == 0 || len(r.Halves) != 2 || r.Packets == 0 {
+		return ""
+	}
+	if r.Packets < MinPacketsPerCPU*cpus {
+		return fmt.Sprintf("only %d packets in the measured interval on %d CPUs, fewer than %d a CPU: the rate is not settled; lengthen [run] duration (and warmup)", r.Packets, cpus, MinPacketsPerCPU)
+	}
+	a, b := float64(r.Halves[0]), float64(r.Halves[1])
+	diff := math.Abs(a - b)
+	if diff > 0.2*(a+b)/2 && diff > 4*math.Sqrt(a+b)+float64(cpus) {
+		return fmt.Sprintf("the measured interval's second half completed %d packets and its first %d: the run had not settled when it was measured; lengthen [run] warmup", r.Halves[1], r.Halves[0])
+	}
+	return ""
 }
 
 // Idle says why a flood completed no packet in the measured interval: not

@@ -208,6 +208,9 @@ func (w *World) Run(spec RunSpec) (*Result, error) {
 		return nil, err
 	}
 	ctl.OnWarmupEnd = func(now sim.Time) { w.endWarmup(d, now) }
+	if spec.Flood != nil && spec.Batch == nil {
+		w.M.SetHalfway(spec.Warmup + spec.Duration/2)
+	}
 	if spec.Observe != nil && spec.SampleEvery > 0 {
 		w.observe(d, spec)
 	}

@@ -46,6 +46,9 @@ func WriteExplain(buf *bytes.Buffer, s *scenarios.Scenario, se *scenarios.Series
 	}
 	fmt.Fprintf(buf, "%s / %s, variant %s, profile %s\n", s.Name, se.Name, variant, se.Profile)
 	writeThroughput(buf, s, res)
+	if why := res.Unsteady(); why != "" {
+		fmt.Fprintf(buf, "warning: %s\n", why)
+	}
 	writePlacement(buf, w, res)
 	switch b := res.Batch; {
 	case b != nil && b.Profile != nil: // a flood beside the batch

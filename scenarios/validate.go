@@ -154,9 +154,10 @@ const (
 	NoteWaiting  = "no packet completed: the CPUs spent most of the run waiting on a lock or asleep, a deadlock or starvation; see contend explain"
 )
 
-// idleNote says why point i of a replicated run completed no packet in a
-// replication, or is "".
-func (s *Scenario) idleNote(results []*models.Result, i int) string {
+// pointNote says why point i of a replicated run completed no packet in a
+// replication, or else why a replication's rate had not settled
+// (models.Result.Unsteady), or is "".
+func (s *Scenario) pointNote(results []*models.Result, i int) string {
 	n := max(s.Run.Replications, 1)
 	for _, r := range results[i*n : (i+1)*n] {
 		switch idle, waiting := r.Idle(); {
@@ -164,6 +165,11 @@ func (s *Scenario) idleNote(results []*models.Result, i int) string {
 			return NoteWaiting
 		case idle:
 			return NoteTooShort
+		}
+	}
+	for _, r := range results[i*n : (i+1)*n] {
+		if why := r.Unsteady(); why != "" {
+			return why
 		}
 	}
 	return ""
@@ -183,8 +189,9 @@ type Row struct {
 	ErrorPct  float64 `json:"error_pct"`
 	Role      string  `json:"role"`
 	Source    string  `json:"source"`
-	// Note says why the prediction is not a figure: no packet completed
-	// in the simulated interval of its point.
+	// Note says why the prediction is not a figure (no packet completed
+	// in the simulated interval of its point: NoteTooShort, NoteWaiting),
+	// or why it is not a settled one (models.Result.Unsteady).
 	Note string `json:"note,omitempty"`
 }
 
@@ -220,7 +227,7 @@ func (s *Scenario) Predict(se *Series, seed int64, over map[string]float64, run 
 		rows = append(rows, Row{Scenario: r.Scenario, Series: se.Name, Variant: r.Variant, Axis: r.Axis, X: r.X,
 			Metric: r.Metric, Unit: r.Unit, Measured: r.Value, Predicted: pred,
 			ErrorPct: 100 * (pred - r.Value) / r.Value, Role: r.Role, Source: r.Source,
-			Note: s.idleNote(results, index[keyOf(r)])})
+			Note: s.pointNote(results, index[keyOf(r)])})
 	}
 	return rows, nil
 }

@@ -65,7 +65,7 @@ func (p *Plan) Tables(values [][]float64) []Table {
 					var n note
 					for _, vs := range values[at : at+g.Replications] {
 						sum += vs[m]
-						n = max(n, note(vs[len(g.Metrics)]))
+						n = graver(n, note(vs[len(g.Metrics)]))
 					}
 					t.Values[i][j] = sum / float64(g.Replications)
 					notes[i][j] = n.String()
@@ -81,18 +81,42 @@ func (p *Plan) Tables(values [][]float64) []Table {
 	return out
 }
 
-// note says why a point's figures are zero: no packet completed in its
-// measured interval. It travels in shards as the last value of a point.
+// note says why a point's figures are zero (no packet completed in its
+// measured interval), or that they had not settled. It travels in shards as
+// the last value of a point (so a value keeps its number); a point's
+// replications keep the gravest (graver).
 type note int
 
 const (
 	noteNone     note = iota
 	noteTooShort      // the CPUs worked, but no packet finished
 	noteWaiting       // the CPUs waited (spun or slept) most of the time
+	noteUnsteady      // the rate had not settled (models.Result.Unsteady)
 )
+
+// graver returns the graver of two notes: no figure is graver than an
+// unsettled one.
+func graver(a, b note) note {
+	rank := func(n note) int {
+		if n == noteUnsteady {
+			return 1
+		}
+		return 2 * int(n)
+	}
+	if rank(b) > rank(a) {
+		return b
+	}
+	return a
+}
+
+// NoteUnsteady is what a sweep's table notes a point whose rate had not
+// settled with; contend explain and validate say why in figures.
+const NoteUnsteady = "the rate had not settled in the measured interval (too few packets a CPU, or its two halves apart): lengthen [run] warmup and duration; contend validate and explain say by how much"
 
 func (n note) String() string {
 	switch n {
+	case noteUnsteady:
+		return NoteUnsteady
 	case noteTooShort:
 		return scenarios.NoteTooShort
 	case noteWaiting:
@@ -101,14 +125,17 @@ func (n note) String() string {
 	return ""
 }
 
-// noteOf returns the note of a result: none if a packet completed or the
-// workload has no flood CPUs.
+// noteOf returns the note of a result: none if a packet completed and the
+// rate settled, or the workload has no flood CPUs.
 func noteOf(r *models.Result) note {
 	switch idle, waiting := r.Idle(); {
 	case waiting:
 		return noteWaiting
 	case idle:
 		return noteTooShort
+	}
+	if r.Unsteady() != "" {
+		return noteUnsteady
 	}
 	return noteNone
 }
