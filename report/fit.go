@@ -22,6 +22,9 @@ func WriteFit(buf *bytes.Buffer, s *scenarios.Scenario, se *scenarios.Series, be
 	}
 	for _, r := range rows {
 		fmt.Fprintf(buf, "  %-9s %-16s %s=%s %-32s measured %s predicted %s (%s%%)\n", r.Role, r.Variant, r.Axis, Num(r.X), r.Metric, Fixed(r.Measured), Fixed(r.Predicted), Signed(r.ErrorPct, 1))
+		if r.Note != "" {
+			fmt.Fprintf(buf, "    note: %s\n", r.Note)
+		}
 	}
 }
 

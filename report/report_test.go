@@ -10,6 +10,7 @@ import (
 
 	"contend/cpu"
 	"contend/models"
+	"contend/scenarios"
 	"contend/sim"
 	"contend/sweep"
 )
@@ -161,5 +162,25 @@ func TestSeqWhy(t *testing.T) {
 	}
 	if strings.Contains(got, "idle") {
 		t.Errorf("a counter nobody read is explained:\n%s", got)
+	}
+}
+
+// fit prints a reference point's note under it: a parameter fitted to a
+// point whose interval had not settled says so.
+func TestWriteFitNotes(t *testing.T) {
+	s := &scenarios.Scenario{Name: "s"}
+	se := &scenarios.Series{Name: "se"}
+	rows := []scenarios.Row{
+		{Variant: "v", Axis: "cores", X: 1, Metric: "throughput", Measured: 1, Predicted: 1, Role: "calibrate"},
+		{Variant: "v", Axis: "cores", X: 48, Metric: "throughput", Measured: 1, Predicted: 2, ErrorPct: 100, Role: "validate", Note: "only 43 packets"},
+	}
+	var buf bytes.Buffer
+	WriteFit(&buf, s, se, nil, rows)
+	out := buf.String()
+	if strings.Count(out, "note:") != 1 || !strings.Contains(out, "cores=48 throughput") || !strings.Contains(out, "note: only 43 packets") {
+		t.Errorf("fit output:\n%s\nwant the cores=48 point's note under it, and no other", out)
+	}
+	if i, j := strings.Index(out, "cores=48"), strings.Index(out, "note:"); j < i {
+		t.Errorf("the note comes before its point:\n%s", out)
 	}
 }
