@@ -42,11 +42,11 @@ import (
 // passed); a hand-over that must scan again goes through cnaHandReading.
 
 const (
-	cnaScanning    lockPhase = headHanding + 1 + iota // made the head: next, read the own node's next pointer
-	cnaReadingNext                                    // that read is in flight: next, read the next waiter's node
-	cnaReadingNode                                    // the waiter's node read is in flight: next, move it or not
-	cnaHandReading                                    // hand-over: the successor's node read is in flight
-	cnaClearing                                       // cna_try_clear_tail's cmpxchg is in flight
+	cnaScanning    lockPhase = nodeTried + 1 + iota // made the head: next, read the own node's next pointer
+	cnaReadingNext                                  // that read is in flight: next, read the next waiter's node
+	cnaReadingNode                                  // the waiter's node read is in flight: next, move it or not
+	cnaHandReading                                  // hand-over: the successor's node read is in flight
+	cnaClearing                                     // cna_try_clear_tail's cmpxchg is in flight
 )
 
 // cnaOrder is the head's decision, the patch's partial_order.

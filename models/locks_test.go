@@ -402,10 +402,10 @@ func TestTicketBackoff(t *testing.T) {
 
 // A saturated qspinlock queue moves its lock word three times per
 // acquisition (kernel/locking/qspinlock.c): the arriving CPU's fast-path
-// cmpxchg fetches it, and its xchg_tail follows at once, since the MCS node
-// it initialises in between is its own and still in its cache (the count--
-// that ended its last slow path took it back from the successor that linked
-// into it); the head's read of the word, which sees the holder's unlock
+// cmpxchg fetches it, and its trylock's read and xchg_tail follow at once,
+// since the MCS node it initialises in between is its own and still in its
+// cache (the count-- that ended its last slow path took it back from the
+// successor that linked into it); the head's read of the word, which sees the holder's unlock
 // because the holder gives the line up only with its stores in it; and the
 // head's set_locked. The holder's unlock hits. Steals of the line by an
 // arrival between set_locked and the unlock can add to this, never double it.

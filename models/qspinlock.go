@@ -11,8 +11,9 @@ import (
 // byte, a pending bit and the tail of an MCS queue (mcs.go). The fast path
 // is one cmpxchg(0, locked). The first waiter sets pending (fetch_or) and
 // spins on the word until the holder leaves, then takes the lock with a
-// store (clear_pending_set_locked). Later waiters queue: each swaps its
-// node into the tail (xchg_tail), links behind its predecessor and spins on
+// store (clear_pending_set_locked). Later waiters queue: each initialises
+// its node, tries the lock once more (queued_spin_trylock: a read of the
+// word, and a cmpxchg if it reads 0), swaps its node into the tail (xchg_tail), links behind its predecessor and spins on
 // its own node; the queue's head spins on the word until locked and pending
 // clear, then takes the lock (set_locked, a store; a cmpxchg loop before
 // commit 2c83e8e9492d, CmpxchgClaim) and makes its successor the head. The
@@ -20,7 +21,8 @@ import (
 // store of zero to the locked byte (queued_spin_unlock).
 //
 // Phases: outside -> (cmpxchg) taken; or pendingWaiting -> (store) taken;
-// or nodeReady -> (xchg_tail) queueLinking -> queueWaiting -> (granted)
+// or nodeReady -> (the trylock's read) nodeTried, or nodeTrying -> (its
+// cmpxchg) taken or nodeTried -> (xchg_tail) queueLinking -> queueWaiting -> (granted)
 // headWaiting -> (store) headHanding -> awaitingLink -> handingOver ->
 // taken, or (cmpxchg, CmpxchgClaim) headClaiming -> headHanding.
 
@@ -29,6 +31,8 @@ const (
 	headWaiting                                       // the queue's head, spins on the word until locked and pending clear
 	headClaiming                                      // CmpxchgClaim: the head's cmpxchg of the word is in flight
 	headHanding                                       // took the lock; next, make its successor the head
+	nodeTrying                                        // queued_spin_trylock() read the word free: its cmpxchg is in flight
+	nodeTried                                         // the trylock failed; next, xchg_tail
 )
 
 // headPolicy is what a queue head does that the NUMA-aware slow path
@@ -81,10 +85,8 @@ func (s *qspinlock) lock(c *cpu.Core) (cpu.Outcome, sim.Time) {
 		if !ok {
 			return cpu.Again, done
 		}
-		if !s.wordLocked && !s.wordPending && len(q.queue) == 0 {
-			s.wordLocked = true
-			l.take(c, false)
-			return cpu.Next, done
+		if s.free() {
+			return s.takeFree(c, false, done)
 		}
 		if !l.w.wait(c, l) {
 			return cpu.Block, 0
@@ -121,6 +123,30 @@ func (s *qspinlock) lock(c *cpu.Core) (cpu.Outcome, sim.Time) {
 		l.take(c, true)
 		return cpu.Next, done
 	case nodeReady:
+		// queued_spin_trylock() once more, the node initialised ("in the
+		// hope someone let go while we weren't watching", in every
+		// kernel since 4.2): atomic_read() of the word, and a cmpxchg
+		// only if it reads 0.
+		done, ok := l.read(c, l.Acquire)
+		if !ok {
+			return cpu.Again, done
+		}
+		l.phase[id] = nodeTried
+		if s.free() {
+			l.phase[id] = nodeTrying
+		}
+		return cpu.Again, done
+	case nodeTrying:
+		done, ok := l.rmw(c, l.Line, l.Acquire, true)
+		if !ok {
+			return cpu.Again, done
+		}
+		if s.free() {
+			return s.takeFree(c, true, done)
+		}
+		l.phase[id] = nodeTried
+		return cpu.Again, done
+	case nodeTried:
 		// xchg_tail(), then link behind the previous tail if there was one.
 		done, ok := l.rmw(c, l.Line, l.Acquire, true)
 		if !ok {
@@ -158,6 +184,18 @@ func (s *qspinlock) lock(c *cpu.Core) (cpu.Outcome, sim.Time) {
 	}
 	// headHanding and awaitingLink: the lock is held; pass the head on.
 	return s.policy.passHead(c)
+}
+
+// free reports whether the word reads 0: not locked, no pending bit, no
+// tail. A cmpxchg(0, locked) that executes then takes the lock.
+func (s *qspinlock) free() bool { return !s.wordLocked && !s.wordPending && len(s.q.queue) == 0 }
+
+// takeFree is a cmpxchg(0, locked) that found the word free, executed at
+// done: c holds the lock, the word showing it at once.
+func (s *qspinlock) takeFree(c *cpu.Core, contended bool, done sim.Time) (cpu.Outcome, sim.Time) {
+	s.wordLocked = true
+	s.l.take(c, contended)
+	return cpu.Next, done
 }
 
 // lockAndHand: set_locked() with a store, then make the successor the
