@@ -50,6 +50,7 @@ func WriteExplain(buf *bytes.Buffer, s *scenarios.Scenario, se *scenarios.Series
 		fmt.Fprintf(buf, "warning: %s\n", why)
 	}
 	writePlacement(buf, w, res)
+	writeStarved(buf, res, unit)
 	switch b := res.Batch; {
 	case b != nil && b.Profile != nil: // a flood beside the batch
 		writePerfReport(buf, ", flood CPUs", res.Profile, res.Packets, unit)
@@ -157,6 +158,30 @@ func writePlacement(buf *bytes.Buffer, w *models.World, res *models.Result) {
 	for _, c := range res.Cores {
 		fmt.Fprintf(buf, "  cpu %d (%s): %s\n", c.CPU, c.Role, w.M.Topology().Where(c.CPU))
 	}
+}
+
+// writeStarved names the flood CPUs that completed nothing in the measured
+// interval while the others completed enough to give a rate: they waited
+// through all of it, as a NUMA-aware lock's remote waiters do, parked on
+// its secondary queue until its fairness threshold.
+func writeStarved(buf *bytes.Buffer, res *models.Result, unit string) {
+	var starved []string
+	var done, working uint64
+	for _, c := range res.Cores {
+		switch {
+		case c.Role != "flood":
+		case c.Packets == 0:
+			starved = append(starved, fmt.Sprintf("cpu %d", c.CPU))
+		default:
+			done += c.Packets
+			working++
+		}
+	}
+	if len(starved) == 0 || working == 0 || done < models.MinPacketsPerCPU*working {
+		return
+	}
+	fmt.Fprintf(buf, "starved: %s completed no %s in the measured interval, where the other flood CPUs completed %.0f each on average: they waited through all of it\n",
+		strings.Join(starved, ", "), unit, float64(done)/float64(working))
 }
 
 // writePerfReport is the simulated perf report of some CPUs: each label's

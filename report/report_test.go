@@ -184,3 +184,31 @@ func TestWriteFitNotes(t *testing.T) {
 		t.Errorf("the note comes before its point:\n%s", out)
 	}
 }
+
+// explain names the flood CPUs that completed nothing while the others
+// completed enough for a rate, and says nothing when every CPU completed
+// some, or when none completed enough (the interval is short, which
+// Result.Unsteady reports).
+func TestStarved(t *testing.T) {
+	cores := func(packets ...uint64) []models.CoreResult {
+		var out []models.CoreResult
+		for i, p := range packets {
+			out = append(out, models.CoreResult{CPU: i, Role: "flood", Packets: p})
+		}
+		return append(out, models.CoreResult{CPU: len(packets), Role: "batch"})
+	}
+	for _, c := range []struct {
+		res  models.Result
+		want string
+	}{
+		{models.Result{Cores: cores(900, 0, 902, 0)}, "starved: cpu 1, cpu 3 completed no op in the measured interval, where the other flood CPUs completed 901 each"},
+		{models.Result{Cores: cores(900, 1, 902)}, ""},
+		{models.Result{Cores: cores(5, 0)}, ""},
+	} {
+		var buf bytes.Buffer
+		writeStarved(&buf, &c.res, "op")
+		if got := buf.String(); c.want == "" && got != "" || !strings.Contains(got, c.want) {
+			t.Errorf("cores %v: %q, want %q", c.res.Cores, got, c.want)
+		}
+	}
+}
