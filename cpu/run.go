@@ -147,6 +147,14 @@ func (c *Core) complete(t sim.Time) {
 	}
 }
 
+// uncomplete takes back complete(t): the program did not end after all.
+func (c *Core) uncomplete(t sim.Time) {
+	c.Completed--
+	if t < c.M.halfway {
+		c.FirstHalf--
+	}
+}
+
 // endAhead ends the program of a core ahead of the engine's clock, its last
 // step (at pc) done at at, if it may run on into the next program: that
 // program's first step touches nothing shared and the driver ends this one
@@ -159,10 +167,7 @@ func (c *Core) endAhead(pc int, at sim.Time) (ended, again bool) {
 	c.complete(at)
 	c.pc, c.ahead, c.local = 0, true, at
 	if ended, again = c.runOn.EndAhead(c, at); !ended {
-		c.Completed--
-		if at < c.M.halfway {
-			c.FirstHalf--
-		}
+		c.uncomplete(at)
 		c.pc = pc
 	}
 	return ended, again
