@@ -132,7 +132,7 @@ func fill(name string, f *Shard, values [][]float64, widths []int) error {
 			vs[m] = float64(v)
 		}
 		if n := note(vs[len(vs)-1]); n < noteNone || n > noteUnsteady || float64(n) != vs[len(vs)-1] {
-			return fmt.Errorf("%s: point %d has note %v, which is none of 0, 1 or 2; the file was edited, sweep that slice again", name, r.Point, vs[len(vs)-1])
+			return fmt.Errorf("%s: point %d has note %v, which is none of %d to %d; the file was edited, sweep that slice again", name, r.Point, vs[len(vs)-1], noteNone, noteUnsteady)
 		}
 		values[r.Point] = vs
 	}
