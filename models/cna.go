@@ -79,7 +79,7 @@ func newCNA(l *Spinlock) spinAlgorithm {
 
 func (s *cnaLock) lock(c *cpu.Core) (cpu.Outcome, sim.Time) {
 	id := c.ID
-	switch s.l.phase[id] {
+	switch s.l.phase.p[id] {
 	case outside:
 		// cna_init_node(): the node is stamped with the CPU's own node
 		// each time it queues.
@@ -107,10 +107,10 @@ func (s *cnaLock) atHead(c *cpu.Core, done sim.Time) (cpu.Outcome, sim.Time) {
 	id := c.ID
 	if s.startTime != 0 && s.l.w.Jiffies(c.Now())-(s.startTime+s.threshold) > 0 {
 		s.order[id] = flushSecondaryQueue
-		s.l.phase[id] = headWaiting
+		s.l.phase.set(id, headWaiting)
 		return cpu.Again, done
 	}
-	s.l.phase[id] = cnaScanning
+	s.l.phase.set(id, cnaScanning)
 	return cpu.Again, done
 }
 
@@ -118,21 +118,21 @@ func (s *cnaLock) atHead(c *cpu.Core, done sim.Time) (cpu.Outcome, sim.Time) {
 // next waiter is q.queue[1].
 func (s *cnaLock) scan(c *cpu.Core) (cpu.Outcome, sim.Time) {
 	l, q, id := s.l, &s.q, c.ID
-	switch l.phase[id] {
+	switch l.phase.p[id] {
 	case cnaScanning:
-		l.phase[id] = cnaReadingNext
+		l.phase.set(id, cnaReadingNext)
 		return cpu.Again, c.Access(l.Acquire, q.node(id), cacheline.Load)
 	case cnaReadingNext:
 		if !s.visible(1, c.Now()) {
 			s.order[id] = localWaiterNotFound
-			l.phase[id] = headWaiting
+			l.phase.set(id, headWaiting)
 			return cpu.Again, c.Now()
 		}
-		l.phase[id] = cnaReadingNode
+		l.phase.set(id, cnaReadingNode)
 		return cpu.Again, c.Access(l.Acquire, q.node(q.queue[1]), cacheline.Load)
 	}
 	s.order[id] = localWaiterFound
-	l.phase[id] = headWaiting
+	l.phase.set(id, headWaiting)
 	return cpu.Again, s.orderQueue(c, 1)
 }
 
@@ -174,7 +174,7 @@ func (s *cnaLock) claimLast(c *cpu.Core) (cpu.Outcome, sim.Time) {
 		return s.qspinlock.claimLast(c)
 	}
 	s.seenTail[c.ID] = s.tailSwaps
-	s.l.phase[c.ID] = cnaClearing
+	s.l.phase.set(c.ID, cnaClearing)
 	c.Access(s.l.Acquire, s.q.node(s.secondary[len(s.secondary)-1]), cacheline.Store)
 	return s.clearTail(c)
 }
@@ -205,21 +205,21 @@ func (s *cnaLock) clearTail(c *cpu.Core) (cpu.Outcome, sim.Time) {
 // own node's next pointer has been read.
 func (s *cnaLock) passHead(c *cpu.Core) (cpu.Outcome, sim.Time) {
 	l, q, id := s.l, &s.q, c.ID
-	if l.phase[id] == cnaHandReading {
+	if l.phase.p[id] == cnaHandReading {
 		done := s.orderQueue(c, 0)
 		return cpu.Next, max(done, q.grant(c, q.queue[0], l.Acquire), s.leaveQueue(c))
 	}
 	if out, at, ok := q.awaitLink(c, q.queue[0], l.Acquire); !ok {
 		return out, at
 	}
-	if l.phase[id] != handingOver {
-		l.phase[id] = handingOver
+	if l.phase.p[id] != handingOver {
+		l.phase.set(id, handingOver)
 		return cpu.Again, c.Access(l.Acquire, q.node(id), cacheline.Load)
 	}
 	var done sim.Time
 	switch s.order[id] {
 	case localWaiterNotFound:
-		l.phase[id] = cnaHandReading
+		l.phase.set(id, cnaHandReading)
 		return cpu.Again, c.Access(l.Acquire, q.node(q.queue[0]), cacheline.Load)
 	case flushSecondaryQueue:
 		// cna_splice_head: tail_2nd->next = next, and the secondary

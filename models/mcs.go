@@ -75,10 +75,10 @@ func (q *mcsQueue) enqueue(c *cpu.Core, done sim.Time, pred int) (cpu.Outcome, s
 	q.pred[id] = pred
 	if pred < 0 { // a qspinlock queue's first CPU has nobody to link behind
 		q.linked[id], q.granted[id] = true, true
-		q.l.phase[id] = queueWaiting
+		q.l.phase.set(id, queueWaiting)
 		return cpu.Again, done
 	}
-	q.l.phase[id] = queueLinking
+	q.l.phase.set(id, queueLinking)
 	return cpu.Again, done
 }
 
@@ -89,7 +89,7 @@ func (q *mcsQueue) link(c *cpu.Core) sim.Time {
 	id := c.ID
 	done := c.SpinAccess(q.l.Acquire, q.node(q.pred[id]), cacheline.Store)
 	q.linked[id], q.linkedAt[id] = true, c.StoresVisible()
-	q.l.phase[id] = queueWaiting
+	q.l.phase.set(id, queueWaiting)
 	return done
 }
 
@@ -121,13 +121,13 @@ func (q *mcsQueue) awaitLink(c *cpu.Core, succ int, label cpu.Label) (cpu.Outcom
 	if now := c.Now(); q.linked[succ] && q.linkedAt[succ] > now {
 		// The link store is on its way: the next pointer reads NULL
 		// until it lands.
-		q.l.phase[id] = awaitingLink
+		q.l.phase.set(id, awaitingLink)
 		c.Charge(label, cpu.Spin, q.linkedAt[succ]-now)
 		return cpu.Again, q.linkedAt[succ], false
 	}
 	if !q.linked[succ] {
-		first := q.l.phase[id] != awaitingLink
-		q.l.phase[id] = awaitingLink
+		first := q.l.phase.p[id] != awaitingLink
+		q.l.phase.set(id, awaitingLink)
 		if first {
 			out, at := spinOn(c, q.node(id), c.Now(), label)
 			return out, at, false
@@ -145,11 +145,11 @@ func (q *mcsQueue) handOver(c *cpu.Core, succ int, label cpu.Label) (cpu.Outcome
 	if out, at, ok := q.awaitLink(c, succ, label); !ok {
 		return out, at, false
 	}
-	if q.l.phase[c.ID] != handingOver {
+	if q.l.phase.p[c.ID] != handingOver {
 		// Read the own node's next pointer, written by the successor
 		// (qspinlock: after set_locked, as 4.2 to 4.4 do; later kernels
 		// read and prefetchw it while still waiting on the word).
-		q.l.phase[c.ID] = handingOver
+		q.l.phase.set(c.ID, handingOver)
 		return cpu.Again, c.Access(label, q.node(c.ID), cacheline.Load), false
 	}
 	return cpu.Next, q.grant(c, succ, label), true
@@ -157,7 +157,7 @@ func (q *mcsQueue) handOver(c *cpu.Core, succ int, label cpu.Label) (cpu.Outcome
 
 // grant writes succ's node: arch_mcs_spin_unlock_contended().
 func (q *mcsQueue) grant(c *cpu.Core, succ int, label cpu.Label) sim.Time {
-	q.l.phase[c.ID] = outside
+	q.l.phase.set(c.ID, outside)
 	q.granted[succ] = true
 	done := c.Access(label, q.node(succ), cacheline.Store)
 	q.grantedAt[succ] = c.StoresVisible()
@@ -181,9 +181,9 @@ func (m *mcsLock) unlockStores() bool { return false }
 func (m *mcsLock) lock(c *cpu.Core) (cpu.Outcome, sim.Time) {
 	l, q, id := m.l, &m.q, c.ID
 	var done sim.Time
-	switch l.phase[id] {
+	switch l.phase.p[id] {
 	case outside:
-		l.phase[id] = nodeReady
+		l.phase.set(id, nodeReady)
 		return cpu.Again, c.Access(l.Acquire, q.node(id), cacheline.Store)
 	case nodeReady:
 		done, ok := l.rmw(c, l.Line, l.Acquire, false)
@@ -208,7 +208,7 @@ func (m *mcsLock) lock(c *cpu.Core) (cpu.Outcome, sim.Time) {
 		return out, at
 	}
 	l.w.acquired(c, &l.Stats, true)
-	l.phase[id] = outside
+	l.phase.set(id, outside)
 	return cpu.Next, at
 }
 
@@ -227,7 +227,7 @@ func (m *mcsLock) unlock(c *cpu.Core) (cpu.Outcome, sim.Time) {
 	if len(q.queue) > 0 {
 		return m.handOver(c)
 	}
-	l.phase[id] = outside
+	l.phase.set(id, outside)
 	l.release(id)
 	return cpu.Next, done
 }

@@ -78,7 +78,7 @@ func (s *qspinlock) unlock(c *cpu.Core) (cpu.Outcome, sim.Time) { return s.l.unl
 // lock follows queued_spin_lock() and its slow path.
 func (s *qspinlock) lock(c *cpu.Core) (cpu.Outcome, sim.Time) {
 	l, q, id := s.l, &s.q, c.ID
-	switch l.phase[id] {
+	switch l.phase.p[id] {
 	case outside:
 		// Fast path: cmpxchg(0, locked).
 		done, ok := l.rmw(c, l.Line, l.Acquire, false)
@@ -100,13 +100,13 @@ func (s *qspinlock) lock(c *cpu.Core) (cpu.Outcome, sim.Time) {
 			// Only locked: set pending (a second atomic, fetch_or) and
 			// spin on the word for the holder to leave.
 			s.pending, s.wordPending = id, true
-			l.phase[id] = pendingWaiting
+			l.phase.set(id, pendingWaiting)
 			return cpu.Again, c.SpinAccess(l.Acquire, l.Line, cacheline.RMW)
 		}
 		// node->count++ and the node's initialisation: the node is this
 		// CPU's, and stays in its cache from the count-- that ended its
 		// last slow path.
-		l.phase[id] = nodeReady
+		l.phase.set(id, nodeReady)
 		return cpu.Again, c.SpinAccess(l.Acquire, q.node(id), cacheline.LoadOwn)
 	case pendingWaiting:
 		done, ok := l.read(c, l.Acquire)
@@ -131,9 +131,9 @@ func (s *qspinlock) lock(c *cpu.Core) (cpu.Outcome, sim.Time) {
 		if !ok {
 			return cpu.Again, done
 		}
-		l.phase[id] = nodeTried
+		l.phase.set(id, nodeTried)
 		if s.free() {
-			l.phase[id] = nodeTrying
+			l.phase.set(id, nodeTrying)
 		}
 		return cpu.Again, done
 	case nodeTrying:
@@ -144,7 +144,7 @@ func (s *qspinlock) lock(c *cpu.Core) (cpu.Outcome, sim.Time) {
 		if s.free() {
 			return s.takeFree(c, true, done)
 		}
-		l.phase[id] = nodeTried
+		l.phase.set(id, nodeTried)
 		return cpu.Again, done
 	case nodeTried:
 		// xchg_tail(), then link behind the previous tail if there was one.
@@ -172,7 +172,7 @@ func (s *qspinlock) lock(c *cpu.Core) (cpu.Outcome, sim.Time) {
 		if l.CmpxchgClaim {
 			// cmpxchg(val, val | locked): val is what this read saw.
 			s.seenTail[id] = s.tailSwaps
-			l.phase[id] = headClaiming
+			l.phase.set(id, headClaiming)
 			if succ := q.queue[1]; q.linked[succ] && q.linkedAt[succ] <= c.Now() {
 				c.PrefetchW(q.node(succ))
 			}
@@ -206,7 +206,7 @@ func (s *qspinlock) lockAndHand(c *cpu.Core) (cpu.Outcome, sim.Time) {
 	done := c.Access(l.Acquire, l.Line, cacheline.Store)
 	s.setLocked(c)
 	l.take(c, true)
-	l.phase[c.ID] = headHanding
+	l.phase.set(c.ID, headHanding)
 	return cpu.Again, done
 }
 
@@ -221,7 +221,7 @@ func (s *qspinlock) awaitHead(c *cpu.Core, done sim.Time) (cpu.Outcome, sim.Time
 
 // atHead: the plain qspinlock's head goes straight to waiting on the word.
 func (s *qspinlock) atHead(c *cpu.Core, done sim.Time) (cpu.Outcome, sim.Time) {
-	s.l.phase[c.ID] = headWaiting
+	s.l.phase.set(c.ID, headWaiting)
 	return cpu.Again, done
 }
 
@@ -262,7 +262,7 @@ func (s *qspinlock) claim(c *cpu.Core) (cpu.Outcome, sim.Time) {
 	s.q.queue = s.q.queue[1:]
 	s.wordLocked = true
 	l.take(c, true)
-	l.phase[id] = headHanding
+	l.phase.set(id, headHanding)
 	return cpu.Again, done
 }
 

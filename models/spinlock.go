@@ -118,11 +118,12 @@ type Spinlock struct {
 
 	algo      spinAlgorithm
 	holder    int
-	phase     []lockPhase // by CPU; each algorithm names its own phases
+	phase     phaseTable  // by CPU; each algorithm names its own phases
 	inflight  []bool      // an atomic issued by this CPU has not executed yet
 	reading   []bool      // a read of the word issued by this CPU has not been served yet
 	unlocks   []sim.Event // each CPU's unlock store, taking effect where it lands
 	unlocking []bool      // that store has not landed yet
+	landing   int         // how many unlocking are true
 	freed     func()      // what the algorithm's word shows once an unlock store lands
 	held      [1]int      // holders' answer, reused: deadlock checks run on every contended wait
 	// changes counts the lock's takes and releases: a cmpxchg on a word
@@ -136,6 +137,25 @@ type Spinlock struct {
 type lockPhase uint8
 
 const outside lockPhase = 0 // not in lock() or unlock()
+
+// phaseTable is each CPU's phase of one lock, and how many CPUs are in
+// lock() or unlock(): every cmpxchg of a lockref asks whether the word
+// reads unlocked, which must not cost a look at every CPU.
+type phaseTable struct {
+	p    []lockPhase
+	busy int // CPUs whose phase is not outside
+}
+
+// set puts CPU id in phase p.
+func (t *phaseTable) set(id int, p lockPhase) {
+	switch was := t.p[id]; {
+	case was == outside && p != outside:
+		t.busy++
+	case was != outside && p == outside:
+		t.busy--
+	}
+	t.p[id] = p
+}
 
 // NewSpinlock adds a spinlock whose word is a line of its own called name.
 func (w *World) NewSpinlock(name string, kind LockKind, acquire, release string) (*Spinlock, error) {
@@ -154,7 +174,7 @@ func (w *World) NewSpinlockOn(line *cacheline.Line, name string, kind LockKind, 
 	l := &Spinlock{
 		w: w, Name: name, Kind: kind, Line: line,
 		Acquire: w.M.Label(acquire), Release: w.M.Label(release),
-		holder: -1, phase: make([]lockPhase, n), inflight: make([]bool, n), reading: make([]bool, n),
+		holder: -1, phase: phaseTable{p: make([]lockPhase, n)}, inflight: make([]bool, n), reading: make([]bool, n),
 		unlocks: make([]sim.Event, n), unlocking: make([]bool, n),
 	}
 	l.algo = spinlockKinds[kind].new(l)
@@ -182,7 +202,7 @@ func (l *Spinlock) take(c *cpu.Core, contended bool) {
 	}
 	l.holder = c.ID
 	l.changes++
-	l.phase[c.ID] = outside
+	l.phase.set(c.ID, outside)
 	l.w.acquired(c, &l.Stats, contended)
 }
 
@@ -190,10 +210,23 @@ func (l *Spinlock) take(c *cpu.Core, contended bool) {
 // finds it: no holder, no unlock store still on its way, no waiter queued or
 // pending in it.
 func (l *Spinlock) unlockedWord() bool {
+	unlocked := l.holder < 0 && l.phase.busy == 0 && l.landing == 0
+	if checkCounts && unlocked != l.scanUnlocked() {
+		panic(fmt.Sprintf("models: %s: the counts of CPUs in lock() (%d) and of unlock stores on their way (%d) disagree with their tables", l.Name, l.phase.busy, l.landing))
+	}
+	return unlocked
+}
+
+// checkCounts makes unlockedWord check its counts against a look at every
+// CPU (the package's tests set it).
+var checkCounts = false
+
+// scanUnlocked is unlockedWord by a look at every CPU.
+func (l *Spinlock) scanUnlocked() bool {
 	if l.holder >= 0 {
 		return false
 	}
-	for id, p := range l.phase {
+	for id, p := range l.phase.p {
 		if p != outside || l.unlocking[id] {
 			return false
 		}
@@ -253,20 +286,26 @@ func (l *Spinlock) read(c *cpu.Core, label cpu.Label) (sim.Time, bool) {
 func (l *Spinlock) unlockStore(c *cpu.Core) (cpu.Outcome, sim.Time) {
 	id := c.ID
 	done := c.Access(l.Release, l.Line, cacheline.Store)
-	l.phase[id] = outside
+	l.phase.set(id, outside)
 	l.w.percpu[id].spinHeld--
 	ev := &l.unlocks[id]
 	if ev.Action == nil {
 		ev.Action = sim.ActionFunc(func(at sim.Time) { l.unlocked(id, at) })
 	}
-	l.unlocking[id] = true
+	if !l.unlocking[id] {
+		l.unlocking[id] = true
+		l.landing++
+	}
 	c.M.Schedule(ev, max(c.LastStoreLands(), c.Now()))
 	return cpu.Next, done
 }
 
 // unlocked frees the lock when an unlock store lands.
 func (l *Spinlock) unlocked(id int, at sim.Time) {
-	l.unlocking[id] = false
+	if l.unlocking[id] {
+		l.unlocking[id] = false
+		l.landing--
+	}
 	if l.freed != nil {
 		l.freed()
 	}
@@ -283,7 +322,7 @@ func (s *LockStep) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
 	l := s.L
 	// A CPU whose own unlock has not landed yet is not relocking a lock it
 	// holds: its atomic drains the store buffer first.
-	if l.phase[c.ID] == outside && l.holder == c.ID && !l.unlocking[c.ID] {
+	if l.phase.p[c.ID] == outside && l.holder == c.ID && !l.unlocking[c.ID] {
 		c.Fail(fmt.Sprintf("deadlock: spin_lock(%s) while this CPU already holds it", l.Name))
 		return cpu.Block, 0
 	}
@@ -305,7 +344,7 @@ func (s *UnlockStep) StoreLine() *cacheline.Line {
 // Exec implements cpu.Step.
 func (s *UnlockStep) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
 	l, id := s.L, c.ID
-	if l.holder != id && l.phase[id] == outside {
+	if l.holder != id && l.phase.p[id] == outside {
 		c.Fail(fmt.Sprintf("spin_unlock(%s) by a CPU that does not hold it; pair every unlock with a lock before it", l.Name))
 		return cpu.Block, 0
 	}

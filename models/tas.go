@@ -29,19 +29,19 @@ func (t *tasLock) unlock(c *cpu.Core) (cpu.Outcome, sim.Time) { return t.l.unloc
 func (t *tasLock) lock(c *cpu.Core) (cpu.Outcome, sim.Time) {
 	l, id := t.l, c.ID
 	// A retry is spinning, not work.
-	done, ok := l.rmw(c, l.Line, l.Acquire, l.phase[id] != outside)
+	done, ok := l.rmw(c, l.Line, l.Acquire, l.phase.p[id] != outside)
 	if !ok {
 		return cpu.Again, done
 	}
 	if l.holder < 0 {
-		l.take(c, l.phase[id] != outside)
+		l.take(c, l.phase.p[id] != outside)
 		return cpu.Next, done
 	}
-	if l.phase[id] == outside {
+	if l.phase.p[id] == outside {
 		if !l.w.wait(c, l) {
 			return cpu.Block, 0
 		}
-		l.phase[id] = tasRetrying
+		l.phase.set(id, tasRetrying)
 	}
 	return cpu.Again, done
 }

@@ -48,7 +48,7 @@ func (t *ticketLock) unlock(c *cpu.Core) (cpu.Outcome, sim.Time) { return t.l.un
 func (t *ticketLock) lock(c *cpu.Core) (cpu.Outcome, sim.Time) {
 	l, id := t.l, c.ID
 	var done sim.Time
-	if l.phase[id] == outside {
+	if l.phase.p[id] == outside {
 		var ok bool
 		if done, ok = l.rmw(c, l.Line, l.Acquire, false); !ok {
 			return cpu.Again, done
@@ -62,7 +62,8 @@ func (t *ticketLock) lock(c *cpu.Core) (cpu.Outcome, sim.Time) {
 		if !l.w.wait(c, l) {
 			return cpu.Block, 0
 		}
-		t.ticket[id], l.phase[id] = my, ticketWaiting
+		t.ticket[id] = my
+		l.phase.set(id, ticketWaiting)
 	} else {
 		var ok bool
 		if done, ok = l.read(c, l.Acquire); !ok {

@@ -32,7 +32,7 @@ func (t *ttasLock) unlock(c *cpu.Core) (cpu.Outcome, sim.Time) { return t.l.unlo
 // when it reads free.
 func (t *ttasLock) lock(c *cpu.Core) (cpu.Outcome, sim.Time) {
 	l, id := t.l, c.ID
-	spinning := l.phase[id] == ttasSpinning
+	spinning := l.phase.p[id] == ttasSpinning
 	if spinning && !l.inflight[id] {
 		done, ok := l.read(c, l.Acquire)
 		if !ok {
@@ -54,7 +54,7 @@ func (t *ttasLock) lock(c *cpu.Core) (cpu.Outcome, sim.Time) {
 		if !l.w.wait(c, l) {
 			return cpu.Block, 0
 		}
-		l.phase[id] = ttasSpinning
+		l.phase.set(id, ttasSpinning)
 	}
 	return spinOn(c, l.Line, done, l.Acquire)
 }
