@@ -117,14 +117,23 @@ func cmdValidate(args []string, stdout, stderr io.Writer) error {
 		names = append(scenarios.BuiltinNames(), names...)
 	}
 	prog := progress(&o, "validate")
+	var scens []*scenarios.Scenario
+	var seeds []int64
 	for _, arg := range names {
 		s, err := o.loader().Load(arg)
 		if err != nil {
 			return err
 		}
-		if err := v.Add(s, seedOf(&o, s), *samples, sweep.Runner(s, o.jobs, prog)); err != nil {
-			return err
+		if *samples > 0 {
+			if err := v.Add(s, seedOf(&o, s), *samples, sweep.Runner(s, o.jobs, prog)); err != nil {
+				return err
+			}
+			continue
 		}
+		scens, seeds = append(scens, s), append(seeds, seedOf(&o, s))
+	}
+	if err := v.AddAll(scens, seeds, o.jobs, prog); err != nil {
+		return err
 	}
 	var buf bytes.Buffer
 	if err := report.RenderValidationAs(&buf, o.format, *onlyChanges, *corpus, v, bands()); err != nil {
