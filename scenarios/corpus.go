@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"gonum.org/v1/gonum/optimize"
 )
@@ -102,8 +103,11 @@ func Corpus(ss []*Scenario) []Case {
 // every case at each value of grid (its free parameters refitted there), takes
 // the grid's best and refines it between its neighbours (gonum's
 // Nelder-Mead on the summed cost), and for each case the grid value that
-// fits the others best. current is the value profiles take today.
-func FitCorpus(cases []Case, param string, current float64, grid []float64, seed func(*Scenario) int64, run func(*Scenario) Runner) (*CorpusFit, error) {
+// fits the others best. current is the value profiles take today. The
+// cases at the grid's values and at current, each a fit and its
+// predictions, are worked out by jobs goroutines at once; the result does
+// not depend on jobs.
+func FitCorpus(cases []Case, param string, current float64, grid []float64, jobs int, seed func(*Scenario) int64, run func(*Scenario) Runner) (*CorpusFit, error) {
 	bounds, ok := CorpusParams[param]
 	if !ok {
 		names := make([]string, 0, len(CorpusParams))
@@ -147,17 +151,48 @@ func FitCorpus(cases []Case, param string, current float64, grid []float64, seed
 		v float64
 	}
 	memo := map[at][2]float64{}
+	var mu sync.Mutex
 	costAt := func(i int, v float64) (float64, int, error) {
-		if m, ok := memo[at{i, v}]; ok {
+		mu.Lock()
+		m, ok := memo[at{i, v}]
+		mu.Unlock()
+		if ok {
 			return m[0], int(m[1]), nil
 		}
 		c := judged[i]
 		cost, n, err := caseCost(c, param, v, seed(c.Scenario), run(c.Scenario))
 		if err == nil {
+			mu.Lock()
 			memo[at{i, v}] = [2]float64{cost, float64(n)}
+			mu.Unlock()
 		}
 		return cost, n, err
 	}
+	// Every case at every value of the grid and at current first, jobs at
+	// a time: the loop below then finds them worked out, in its own order,
+	// and meets a failure (which is not kept) where it would have alone.
+	var cells []at
+	for ci := range judged {
+		for _, v := range append(slices.Clone(grid), current) {
+			cells = append(cells, at{ci, v})
+		}
+	}
+	next := make(chan at)
+	var wg sync.WaitGroup
+	for range max(1, min(jobs, len(cells))) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := range next {
+				_, _, _ = costAt(c.c, c.v) // a failure is met again below, in order
+			}
+		}()
+	}
+	for _, c := range cells {
+		next <- c
+	}
+	close(next)
+	wg.Wait()
 	weight := func(ci int) float64 { return 1 / float64(perScenario[judged[ci].Scenario.Name]) }
 	for ci, c := range judged {
 		cf := CaseFit{Case: c.Name(), Cost: make([]float64, len(grid)), Weight: weight(ci)}

@@ -101,7 +101,7 @@ func TestFitCorpusFindsTheTruth(t *testing.T) {
 	}
 	seed := func(*scenarios.Scenario) int64 { return 1 }
 	run := func(s *scenarios.Scenario) scenarios.Runner { return s.Serial }
-	res, err := scenarios.FitCorpus(scenarios.Corpus(ss), "profile.snoop", 0.5, []float64{0.1, 0.2, 0.3, 0.45, 0.6, 0.8}, seed, run)
+	res, err := scenarios.FitCorpus(scenarios.Corpus(ss), "profile.snoop", 0.5, []float64{0.1, 0.2, 0.3, 0.45, 0.6, 0.8}, 2, seed, run)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,12 +145,12 @@ func TestFitCorpusRefuses(t *testing.T) {
 		{"profile.snoop", []float64{0.1, 0.2}, "at least 3"},
 		{"profile.snoop", []float64{0.1, 0.2, 1.5}, "out of its bounds"},
 	} {
-		_, err := scenarios.FitCorpus(cases, tc.param, 0.5, tc.grid, seed, run)
+		_, err := scenarios.FitCorpus(cases, tc.param, 0.5, tc.grid, 2, seed, run)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s %v: error %v, want one saying %q", tc.param, tc.grid, err, tc.want)
 		}
 	}
-	if _, err := scenarios.FitCorpus(cases, "profile.snoop", 0.5, []float64{0.1, 0.2, 0.3}, seed, run); err == nil || !strings.Contains(err.Error(), "published case") {
+	if _, err := scenarios.FitCorpus(cases, "profile.snoop", 0.5, []float64{0.1, 0.2, 0.3}, 2, seed, run); err == nil || !strings.Contains(err.Error(), "published case") {
 		t.Errorf("the series of one scenario were fitted (error %v); leaving a published case out needs two", err)
 	}
 }

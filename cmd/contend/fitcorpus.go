@@ -35,7 +35,7 @@ func fitCorpus(o *options, param, gridText string, args []string, stdout io.Writ
 		ss = append(ss, s)
 	}
 	prog := progress(o, "fit")
-	res, err := scenarios.FitCorpus(scenarios.Corpus(ss), param, cpu.DefaultSnoop, grid,
+	res, err := scenarios.FitCorpus(scenarios.Corpus(ss), param, cpu.DefaultSnoop, grid, o.jobs,
 		func(s *scenarios.Scenario) int64 { return seedOf(o, s) },
 		func(s *scenarios.Scenario) scenarios.Runner { return sweep.Runner(s, o.jobs, prog) })
 	if err != nil {
