@@ -171,9 +171,13 @@ func FitCorpus(cases []Case, param string, current float64, grid []float64, jobs
 	// Every case at every value of the grid and at current first, jobs at
 	// a time: the loop below then finds them worked out, in its own order,
 	// and meets a failure (which is not kept) where it would have alone.
+	values := grid
+	if !slices.Contains(grid, current) {
+		values = append(slices.Clone(grid), current)
+	}
 	var cells []at
 	for ci := range judged {
-		for _, v := range append(slices.Clone(grid), current) {
+		for _, v := range values {
 			cells = append(cells, at{ci, v})
 		}
 	}
