@@ -131,10 +131,11 @@ func (s *qspinlock) lock(c *cpu.Core) (cpu.Outcome, sim.Time) {
 		if !ok {
 			return cpu.Again, done
 		}
-		l.phase.set(id, nodeTried)
+		next := nodeTried
 		if s.free() {
-			l.phase.set(id, nodeTrying)
+			next = nodeTrying
 		}
+		l.phase.set(id, next)
 		return cpu.Again, done
 	case nodeTrying:
 		done, ok := l.rmw(c, l.Line, l.Acquire, true)
