@@ -25,6 +25,7 @@ type Line struct {
 // Lock is a lock a candidate declares ([[lock]]), or one the scenario has.
 type Lock struct {
 	Name, Kind, Line, Backoff, Claim, Acquire, Release string
+	PrefetchNext                                       *bool  // qspinlock, cna: as the scenario wrote it
 	replaces                                           string // the lock whose steps now take this one, if any
 	ownWord                                            bool   // and whose word had a line of its own, as this one has
 }
@@ -68,7 +69,7 @@ func NewSubject(s *scenarios.Scenario, variant string, base []*models.Result) (*
 		sub.Lines = append(sub.Lines, Line{Name: l.Name, PerCPU: l.PerCPU})
 	}
 	for _, l := range s.Locks {
-		sub.Locks = append(sub.Locks, Lock{Name: l.Name, Kind: l.Kind, Line: l.Line, Backoff: l.Backoff, Claim: l.Claim, Acquire: l.Acquire, Release: l.Release})
+		sub.Locks = append(sub.Locks, Lock{Name: l.Name, Kind: l.Kind, Line: l.Line, Backoff: l.Backoff, Claim: l.Claim, PrefetchNext: l.PrefetchNext, Acquire: l.Acquire, Release: l.Release})
 	}
 	for _, o := range s.Variants {
 		walk(s.Inline(o), func(st Step) {
@@ -227,6 +228,9 @@ func renderLock(b *strings.Builder, l Lock) {
 		if kv[1] != "" {
 			fmt.Fprintf(b, "%s = %s\n", kv[0], scenarios.Quote(kv[1]))
 		}
+	}
+	if l.PrefetchNext != nil {
+		fmt.Fprintf(b, "prefetch_next = %t\n", *l.PrefetchNext)
 	}
 }
 

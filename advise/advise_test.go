@@ -121,6 +121,7 @@ steps = [
 [[lock]]
 name = "q_store"
 kind = "qspinlock"
+prefetch_next = false
 
 [[variant]]
 name = "locked+claim-store-q"

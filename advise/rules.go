@@ -210,7 +210,7 @@ func queued(kind string) func(*Subject) []Candidate {
 			}
 			n := l
 			// The queued lock as Linux has it now: no ticket backoff.
-			n.Kind, n.Name, n.Backoff, n.Claim = kind, sub.fresh(name+"_"+kind, false, nil), "", ""
+			n.Kind, n.Name, n.Backoff, n.Claim, n.PrefetchNext = kind, sub.fresh(name+"_"+kind, false, nil), "", "", nil
 			c := sub.replaceLock(name, n)
 			c.Variant = kind + "-" + name
 			c.What = name + ": " + l.Kind + " → " + kind

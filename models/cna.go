@@ -42,11 +42,11 @@ import (
 // passed); a hand-over that must scan again goes through cnaHandReading.
 
 const (
-	cnaScanning    lockPhase = nodeTried + 1 + iota // made the head: next, read the own node's next pointer
-	cnaReadingNext                                  // that read is in flight: next, read the next waiter's node
-	cnaReadingNode                                  // the waiter's node read is in flight: next, move it or not
-	cnaHandReading                                  // hand-over: the successor's node read is in flight
-	cnaClearing                                     // cna_try_clear_tail's cmpxchg is in flight
+	cnaScanning    lockPhase = headReadingNext + 1 + iota // made the head: next, read the own node's next pointer
+	cnaReadingNext                                        // that read is in flight: next, read the next waiter's node
+	cnaReadingNode                                        // the waiter's node read is in flight: next, move it or not
+	cnaHandReading                                        // hand-over: the successor's node read is in flight
+	cnaClearing                                           // cna_try_clear_tail's cmpxchg is in flight
 )
 
 // cnaOrder is the head's decision, the patch's partial_order.
@@ -129,6 +129,11 @@ func (s *cnaLock) scan(c *cpu.Core) (cpu.Outcome, sim.Time) {
 			return cpu.Again, c.Now()
 		}
 		l.phase.set(id, cnaReadingNode)
+		if s.prefetches(id) {
+			// The generic slow path's prefetchw(next), just before
+			// cna_wait_head_or_lock reads the same node.
+			c.PrefetchW(q.node(q.queue[1]))
+		}
 		return cpu.Again, c.Access(l.Acquire, q.node(q.queue[1]), cacheline.Load)
 	}
 	s.order[id] = localWaiterFound

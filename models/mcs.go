@@ -148,7 +148,8 @@ func (q *mcsQueue) handOver(c *cpu.Core, succ int, label cpu.Label) (cpu.Outcome
 	if q.l.phase.p[c.ID] != handingOver {
 		// Read the own node's next pointer, written by the successor
 		// (qspinlock: after set_locked, as 4.2 to 4.4 do; later kernels
-		// read and prefetchw it while still waiting on the word).
+		// only when it read NULL as the CPU became the head, see
+		// PrefetchNext).
 		q.l.phase.set(c.ID, handingOver)
 		return cpu.Again, c.Access(label, q.node(c.ID), cacheline.Load), false
 	}

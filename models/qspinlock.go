@@ -20,19 +20,27 @@ import (
 // last one queued cmpxchg()es the tail away instead. spin_unlock is a
 // store of zero to the locked byte (queued_spin_unlock).
 //
+// Since Linux 4.5 (81b5598665a2, PrefetchNext) a CPU just made the head
+// reads its node's next pointer and, if a successor has linked in,
+// prefetchw()es the successor's node while it waits on the word; the
+// hand-over then has the pointer and does not read it again (aa68744f80bf).
+//
 // Phases: outside -> (cmpxchg) taken; or pendingWaiting -> (store) taken;
 // or nodeReady -> (the trylock's read) nodeTried, or nodeTrying -> (its
 // cmpxchg) taken or nodeTried -> (xchg_tail) queueLinking -> queueWaiting -> (granted)
-// headWaiting -> (store) headHanding -> awaitingLink -> handingOver ->
-// taken, or (cmpxchg, CmpxchgClaim) headClaiming -> headHanding.
+// [headPrefetching -> headReadingNext ->] headWaiting -> (store) headHanding -> awaitingLink
+// -> handingOver -> taken, or (cmpxchg, CmpxchgClaim) headClaiming ->
+// headHanding.
 
 const (
-	pendingWaiting lockPhase = handingOver + 1 + iota // set pending, spins on the word until the holder leaves
-	headWaiting                                       // the queue's head, spins on the word until locked and pending clear
-	headClaiming                                      // CmpxchgClaim: the head's cmpxchg of the word is in flight
-	headHanding                                       // took the lock; next, make its successor the head
-	nodeTrying                                        // queued_spin_trylock() read the word free: its cmpxchg is in flight
-	nodeTried                                         // the trylock failed; next, xchg_tail
+	pendingWaiting  lockPhase = handingOver + 1 + iota // set pending, spins on the word until the holder leaves
+	headWaiting                                        // the queue's head, spins on the word until locked and pending clear
+	headClaiming                                       // CmpxchgClaim: the head's cmpxchg of the word is in flight
+	headHanding                                        // took the lock; next, make its successor the head
+	nodeTrying                                         // queued_spin_trylock() read the word free: its cmpxchg is in flight
+	nodeTried                                          // the trylock failed; next, xchg_tail
+	headPrefetching                                    // PrefetchNext: made the head; next, read node->next
+	headReadingNext                                    // that read is in flight: next, prefetchw the successor's node
 )
 
 // headPolicy is what a queue head does that the NUMA-aware slow path
@@ -61,11 +69,12 @@ type qspinlock struct {
 	sets                    []sim.Event // each CPU's locking store, landing
 	tailSwaps               uint64      // xchg_tail()s so far, the tail's version
 	seenTail                []uint64    // the version the head's last read of the word saw
+	nextSeen                []bool      // PrefetchNext: the head's read of node->next found its successor
 }
 
 func newQspinlock(l *Spinlock) spinAlgorithm {
 	n := l.w.M.NumCPUs()
-	s := &qspinlock{l: l, q: newMCSQueue(l), pending: -1, sets: make([]sim.Event, n), seenTail: make([]uint64, n)}
+	s := &qspinlock{l: l, q: newMCSQueue(l), pending: -1, sets: make([]sim.Event, n), seenTail: make([]uint64, n), nextSeen: make([]bool, n)}
 	s.policy = s
 	l.freed = func() { s.wordLocked = false }
 	return s
@@ -182,6 +191,19 @@ func (s *qspinlock) lock(c *cpu.Core) (cpu.Outcome, sim.Time) {
 		return s.lockAndHand(c)
 	case headClaiming:
 		return s.claim(c)
+	case headPrefetching:
+		// next = READ_ONCE(node->next).
+		l.phase.set(id, headReadingNext)
+		return cpu.Again, c.Access(l.Acquire, q.node(id), cacheline.Load)
+	case headReadingNext:
+		// if (next) prefetchw(next): the successor's node, asked for
+		// with intent to write while the head waits on the word.
+		if s.successorVisible(c.Now()) {
+			s.nextSeen[id] = true
+			c.PrefetchW(q.node(q.queue[1]))
+		}
+		l.phase.set(id, headWaiting)
+		return cpu.Again, c.Now()
 	}
 	// headHanding and awaitingLink: the lock is held; pass the head on.
 	return s.policy.passHead(c)
@@ -220,10 +242,28 @@ func (s *qspinlock) awaitHead(c *cpu.Core, done sim.Time) (cpu.Outcome, sim.Time
 	return s.policy.atHead(c, at)
 }
 
-// atHead: the plain qspinlock's head goes straight to waiting on the word.
+// atHead: the plain qspinlock's head waits on the word. One that queued
+// behind a predecessor reads its next pointer first, where the kernel
+// prefetches the successor's node; the first CPU queued does not (that
+// code is in the slow path's "if (old & _Q_TAIL_MASK)").
 func (s *qspinlock) atHead(c *cpu.Core, done sim.Time) (cpu.Outcome, sim.Time) {
-	s.l.phase.set(c.ID, headWaiting)
+	if !s.prefetches(c.ID) {
+		s.l.phase.set(c.ID, headWaiting)
+		return cpu.Again, done
+	}
+	s.l.phase.set(c.ID, headPrefetching)
 	return cpu.Again, done
+}
+
+// prefetches reports whether CPU id, just made the queue's head, prefetches
+// its successor's node: the lock does, and id queued behind another CPU.
+func (s *qspinlock) prefetches(id int) bool { return s.l.PrefetchNext && s.q.pred[id] >= 0 }
+
+// successorVisible reports whether the head has a successor whose link
+// into the head's node has landed by now: READ_ONCE(node->next) returns it.
+func (s *qspinlock) successorVisible(now sim.Time) bool {
+	q := &s.q
+	return len(q.queue) > 1 && q.linked[q.queue[1]] && q.linkedAt[q.queue[1]] <= now
 }
 
 // claimLast: the last queued CPU cmpxchg()es the tail away and takes the
@@ -236,8 +276,13 @@ func (s *qspinlock) claimLast(c *cpu.Core) (cpu.Outcome, sim.Time) {
 	return cpu.Next, max(done, s.leaveQueue(c))
 }
 
-// passHead makes the MCS successor the queue's head.
+// passHead makes the MCS successor the queue's head. A head that found its
+// successor while it waited has the next pointer already.
 func (s *qspinlock) passHead(c *cpu.Core) (cpu.Outcome, sim.Time) {
+	if s.nextSeen[c.ID] {
+		s.nextSeen[c.ID] = false
+		s.l.phase.set(c.ID, handingOver)
+	}
 	out, at, ok := s.q.handOver(c, s.q.queue[0], s.l.Acquire)
 	if !ok {
 		return out, at

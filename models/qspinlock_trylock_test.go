@@ -19,24 +19,7 @@ func (a after) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) { return cpu.Next, c.No
 // time it is initialised cpu 1 has taken the lock and let it go: the
 // trylock reads the word free and takes it, and no CPU ever swaps the tail.
 func TestQspinlockTrylockAfterNode(t *testing.T) {
-	p := cpu.Profile{
-		Name: "t", GHz: 3, Sockets: 1, CoresPerSocket: 4, ThreadsPerCore: 1,
-		L1Hit: sim.Nanosecond, SMTSibling: 15 * sim.Nanosecond, SameSocket: 40 * sim.Nanosecond,
-		OtherSocket: 120 * sim.Nanosecond, Memory: 2 * sim.Microsecond,
-		Atomic: 7 * sim.Nanosecond, AtomicOverlap: 0.6, Wakeup: 5 * sim.Microsecond,
-	}
-	m, err := cpu.NewMachine(p, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := NewWorld(m, DefaultKernel())
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := w.NewSpinlock("lock", Qspinlock, "lock", "unlock")
-	if err != nil {
-		t.Fatal(err)
-	}
+	w, l := qspinlockWorld(t, 4, 2*sim.Microsecond)
 	order := []int{}
 	got := probeStep(func(c *cpu.Core) { order = append(order, c.ID) })
 	prog := &cpu.Program{Name: "once", Steps: []cpu.Step{
@@ -55,6 +38,31 @@ func TestQspinlockTrylockAfterNode(t *testing.T) {
 	if s := l.algo.(*qspinlock); s.tailSwaps != 0 {
 		t.Errorf("%d xchg_tail()s: cpu 2 should have taken the lock with the trylock after its node", s.tailSwaps)
 	}
+}
+
+// qspinlockWorld is a socket of n cores, memory that far away, and one
+// qspinlock.
+func qspinlockWorld(t *testing.T, n int, memory sim.Time) (*World, *Spinlock) {
+	t.Helper()
+	p := cpu.Profile{
+		Name: "t", GHz: 3, Sockets: 1, CoresPerSocket: n, ThreadsPerCore: 1,
+		L1Hit: sim.Nanosecond, SMTSibling: 15 * sim.Nanosecond, SameSocket: 40 * sim.Nanosecond,
+		OtherSocket: 120 * sim.Nanosecond, Memory: memory,
+		Atomic: 7 * sim.Nanosecond, AtomicOverlap: 0.6, Wakeup: 5 * sim.Microsecond,
+	}
+	m, err := cpu.NewMachine(p, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := NewWorld(m, DefaultKernel())
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := w.NewSpinlock("lock", Qspinlock, "lock", "unlock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w, l
 }
 
 // probeStep calls f on the core that runs it and takes no time.

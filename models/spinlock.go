@@ -115,6 +115,12 @@ type Spinlock struct {
 	// a plain store. The cmpxchg fails, and goes round again, when a CPU
 	// swapped the tail between the head's read of the word and it.
 	CmpxchgClaim bool
+	// PrefetchNext makes a qspinlock's (or CNA's) new queue head read its
+	// node's next pointer and prefetchw() the successor's node while it
+	// waits on the word, as Linux does since 4.5 (81b5598665a2), and hand
+	// over without reading the pointer again (aa68744f80bf). New locks of
+	// those kinds have it.
+	PrefetchNext bool
 
 	algo      spinAlgorithm
 	holder    int
@@ -176,6 +182,7 @@ func (w *World) NewSpinlockOn(line *cacheline.Line, name string, kind LockKind, 
 		Acquire: w.M.Label(acquire), Release: w.M.Label(release),
 		holder: -1, phase: phaseTable{p: make([]lockPhase, n)}, inflight: make([]bool, n), reading: make([]bool, n),
 		unlocks: make([]sim.Event, n), unlocking: make([]bool, n),
+		PrefetchNext: kind == Qspinlock || kind == CNA,
 	}
 	l.algo = spinlockKinds[kind].new(l)
 	w.locks = append(w.locks, l)

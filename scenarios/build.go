@@ -400,6 +400,7 @@ func (b *builder) declare() error {
 			}
 			if err == nil {
 				b.spin[l.Name].CmpxchgClaim = l.Claim == "cmpxchg"
+				b.spin[l.Name].PrefetchNext = l.PrefetchNext == nil || *l.PrefetchNext
 			}
 		}
 		if err != nil {

@@ -65,7 +65,7 @@ func (c *checker) percpuCounter(l lineRaw, lines []lineRaw) {
 
 func (c *checker) lock(i int, l lockRaw, names map[string]string, lines []lineRaw) Lock {
 	a := []string{"[[lock]]"}
-	lk := Lock{Name: l.Name, Kind: l.Kind, Line: l.Line, Backoff: l.Backoff, Claim: l.Claim, Acquire: l.Acquire, Release: l.Release}
+	lk := Lock{Name: l.Name, Kind: l.Kind, Line: l.Line, Backoff: l.Backoff, Claim: l.Claim, PrefetchNext: l.PrefetchNext, Acquire: l.Acquire, Release: l.Release}
 	if l.Name == "" {
 		c.fail(fmt.Sprintf("lock[%d].name", i), a, "missing; every lock needs a name")
 		return lk
@@ -102,6 +102,9 @@ func (c *checker) lock(i int, l lockRaw, names map[string]string, lines []lineRa
 		case l.Claim != "store" && l.Claim != "cmpxchg":
 			c.fail("lock.claim", at, "%q; use \"store\" (set_locked, Linux 4.2 on) or \"cmpxchg\" (before commit 2c83e8e9492d)", l.Claim)
 		}
+	}
+	if l.PrefetchNext != nil && (lk.class != spinlockClass || lk.spin != models.Qspinlock && lk.spin != models.CNA) {
+		c.fail("lock.prefetch_next", append(a, quote(l.Name), keyNeedle("prefetch_next")), "only a qspinlock's or cna's queue head prefetches its successor's node; drop prefetch_next or use kind = \"qspinlock\"")
 	}
 	names[l.Name] = kind
 	return lk

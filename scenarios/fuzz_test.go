@@ -335,7 +335,7 @@ func scenarioFrom(prog []byte, cores, kind uint8, ns uint16, jitter bool) string
 	if len(steps) == 0 {
 		steps = []string{`{ compute = "work" }`}
 	}
-	locks := []string{`kind = "ticket"`, `kind = "qspinlock"`, `kind = "mcs"`, `kind = "tas"`, "kind = \"qspinlock\"\nclaim = \"cmpxchg\""}
+	locks := []string{`kind = "ticket"`, `kind = "qspinlock"`, `kind = "mcs"`, `kind = "tas"`, "kind = \"qspinlock\"\nclaim = \"cmpxchg\"", "kind = \"qspinlock\"\nprefetch_next = false"}
 	workloads := []string{
 		`kind = "flood"`, `kind = "flood"` + "\nrate = 2e6\nring = 4", `kind = "batch"` + "\nbatch_ops = 5\ninitial_items = 100",
 		`kind = "batch"` + "\nbatch_ops = 3", `kind = "both"` + "\nbatch_ops = 3\nbatch_variant = \"bg\"",

@@ -249,6 +249,7 @@ func parseLockKind(k string) (lockClass, models.LockKind) {
 // and its kind parsed.
 type Lock struct {
 	Name, Kind, Line, Backoff, Claim, Acquire, Release string
+	PrefetchNext                                       *bool // qspinlock, cna: nil is the default, true
 
 	class lockClass
 	spin  models.LockKind // the implementation of a spinlock

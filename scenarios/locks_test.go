@@ -22,6 +22,8 @@ func TestLockLineAndBackoffErrors(t *testing.T) {
 		{"backoff not a duration", "kind = \"ticket\"\nbackoff = \"fast\"", "lock.backoff", "duration"},
 		{"claim on mcs", "kind = \"mcs\"\nclaim = \"cmpxchg\"", "lock.claim", "only a qspinlock's queue head claims"},
 		{"claim misspelt", "kind = \"qspinlock\"\nclaim = \"cas\"", "lock.claim", "use \"store\""},
+		{"prefetch_next on ticket", "kind = \"ticket\"\nprefetch_next = false", "lock.prefetch_next", "only a qspinlock's or cna's queue head"},
+		{"prefetch_next on mutex", "kind = \"mutex\"\nprefetch_next = true", "lock.prefetch_next", "drop prefetch_next"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			src := edit(t, good, "name = \"qlock\"\nkind = \"ticket\"", "name = \"qlock\"\n"+tc.new)

@@ -112,9 +112,13 @@ type lockRaw struct {
 	Line    string `toml:"line"`    // a spinlock's word lives on this line, beside its data
 	Backoff string `toml:"backoff"` // a ticket lock's wait per ticket ahead before reading again
 	Claim   string `toml:"claim"`   // qspinlock: how the queue head takes the lock, "store" or "cmpxchg"
-	Acquire string `toml:"acquire_label"`
-	Release string `toml:"release_label"`
-	Note    string `toml:"note"`
+	// PrefetchNext, for a qspinlock or cna: the new queue head prefetchw()es
+	// its successor's node while it waits on the word (Linux 4.5 on, the
+	// default); false for 4.2 to 4.4.
+	PrefetchNext *bool  `toml:"prefetch_next"`
+	Acquire      string `toml:"acquire_label"`
+	Release      string `toml:"release_label"`
+	Note         string `toml:"note"`
 }
 
 // stepRaw is one step: exactly one of the operation keys is set.
