@@ -132,6 +132,21 @@ steps = [
   { unlock = "q_store" },
 ]
 `, true, "ns/packet on-CPU"},
+		{"claim.toml", "locked", "prefetch-next", `
+[[lock]]
+name = "q_prefetch"
+kind = "qspinlock"
+claim = "cmpxchg"
+
+[[variant]]
+name = "locked+prefetch-next-q"
+description = "q: the new queue head prefetches its successor's node"
+steps = [
+  { compute = "5ns", label = "loop" },
+  { lock = "q_prefetch" },
+  { unlock = "q_prefetch" },
+]
+`, false, "q/mcs_node.* 5.01 → 7.00"},
 		{"unlock.toml", "locked", "qspinlock", `
 [[lock]]
 name = "stats_lock_qspinlock"

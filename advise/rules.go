@@ -23,6 +23,7 @@ var rules = []rule{
 	{"qspinlock", queued("qspinlock")},
 	{"mcs", queued("mcs")},
 	{"claim-store", claimStore},
+	{"prefetch-next", prefetchNext},
 	{"rcu-readers", rcuReaders},
 	{"call_rcu", deferFree(scenarios.StepCallRCU)},
 	{"queue_rcu_work", deferFree(scenarios.StepQueueRCUWork)},
@@ -225,17 +226,39 @@ func queued(kind string) func(*Subject) []Candidate {
 // locked byte instead (Linux commit 2c83e8e9492d, 4.2: only the head can
 // take it then, so no atomic is needed).
 func claimStore(sub *Subject) []Candidate {
+	return sub.lockFix("claim-store", "_store", "the queue head claims with a store, not a cmpxchg",
+		func(l Lock) bool { return l.Kind == "qspinlock" && l.Claim == "cmpxchg" },
+		func(n *Lock) { n.Claim = "" })
+}
+
+// prefetchNext: a qspinlock (or CNA) whose new queue head waits on the word
+// without first prefetching its successor's node, as before Linux 4.5,
+// prefetchw()es it (81b5598665a2), so that the hand-over's store to that
+// node finds it in the head's cache.
+func prefetchNext(sub *Subject) []Candidate {
+	return sub.lockFix("prefetch-next", "_prefetch", "the new queue head prefetches its successor's node",
+		func(l Lock) bool {
+			return (l.Kind == "qspinlock" || l.Kind == "cna") && l.PrefetchNext != nil && !*l.PrefetchNext
+		},
+		func(n *Lock) { n.PrefetchNext = nil })
+}
+
+// lockFix makes a candidate of each lock the subject takes that applies
+// says a later kernel changed: the lock as fix leaves it, under a fresh
+// name with suffix, in the place of the old one.
+func (sub *Subject) lockFix(rule, suffix, what string, applies func(Lock) bool, fix func(*Lock)) []Candidate {
 	var out []Candidate
 	for _, name := range used(sub.Steps, scenarios.StepLock) {
 		l, _ := sub.lock(name)
-		if l.Kind != "qspinlock" || l.Claim != "cmpxchg" {
+		if !applies(l) {
 			continue
 		}
 		n := l
-		n.Name, n.Claim = sub.fresh(name+"_store", false, nil), ""
+		fix(&n)
+		n.Name = sub.fresh(name+suffix, false, nil)
 		c := sub.replaceLock(name, n)
-		c.Variant = "claim-store-" + name
-		c.What = name + ": the queue head claims with a store, not a cmpxchg"
+		c.Variant = rule + "-" + name
+		c.What = name + ": " + what
 		out = append(out, c)
 	}
 	return out

@@ -65,7 +65,7 @@ func RenderAdvice(buf *bytes.Buffer, format string, a *Advice) error {
 	}
 	fmt.Fprintf(buf, "%s: variant %s, series %s (profile %s), %s=%s: %s %s\n", a.Scenario, a.Variant, a.Series, a.Profile, a.Axis, Num(a.X), Fixed(a.Rate), a.Unit)
 	if len(a.Rows) == 0 {
-		fmt.Fprintf(buf, "no rule applies: no line that a store or atomic step writes is written by more than one CPU, and no lock, rwlock or synchronize_rcu can change (a qspinlock that claims with a store, or an MCS lock, is already where the lock rules lead)\n")
+		fmt.Fprintf(buf, "no rule applies: no line that a store or atomic step writes is written by more than one CPU, and no lock, rwlock or synchronize_rcu can change (a qspinlock that claims with a store and prefetches its successor's node, or an MCS lock, is already where the lock rules lead)\n")
 		return nil
 	}
 	tw := tabwriter.NewWriter(buf, 0, 4, 2, ' ', 0)
