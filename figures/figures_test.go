@@ -46,6 +46,8 @@ var supported = map[string][]string{
 	"rwsem-count-scheme":      {"scaling", "breakdown", "heatmap", "changes", "transfers"},
 	"rwsem-wlock":             {"scaling", "breakdown", "heatmap", "changes", "transfers"},
 	"paulmck-idle-gp":         {"breakdown", "timeline"},
+	"gp-kthread-qs-before":    {"breakdown", "timeline"},
+	"gp-kthread-qs-after":     {"breakdown", "timeline"},
 	"rcuscale-512":            {}, // the short runs flood 8 CPUs, and its writer sits on CPU 1
 	"rezki-sync-default":      {"breakdown", "timeline"},
 	"rezki-sync-wake-from-gp": {"breakdown", "timeline"},

@@ -86,6 +86,22 @@ type Kernel struct {
 	// the task's next preemption point. Off, it always runs one wake-up
 	// after it is woken, as if on a CPU of its own.
 	KthreadCPU bool
+	// TimerPull is the hierarchical timer pull model (kernel/time/
+	// timer_migration.c, 6.9 on): the timers of a CPU that goes idle are
+	// expired by another CPU, the group's migrator. The kthread's FQS
+	// timeout, armed on its CPU as it sleeps, then fires elsewhere, and
+	// its CPU wakes to run the scan with no tick of its own, so the
+	// quiescent state it passed when the kthread slept is never reported
+	// by that CPU (rcu_pending, rcu_core): the first scan finds the CPU
+	// running the scan, not idle (dyntick_save_progress_counter), and it
+	// holds the grace period to the second. Before, the timeout fired on
+	// the kthread's CPU, whose tick reported it first. With KthreadCPU.
+	TimerPull bool
+	// KthreadQS: rcu_gp_init reports the kthread's CPU's quiescent state
+	// itself ("Immediately report QS for the GP kthread's CPU", Joel
+	// Fernandes, posted 2026-01-01), so that it never holds a grace period
+	// to a second scan. No preset has it. With KthreadCPU.
+	KthreadQS bool
 	// SkewTick is the skew_tick=1 boot parameter (default 0): each CPU's
 	// tick comes cpu·(TICK_NSEC/2)/nr_cpu_ids after the jiffy boundary.
 	SkewTick bool
@@ -125,20 +141,21 @@ type Preset struct {
 	// CONFIG_RCU_LAZY (6.2 on) and CONFIG_RCU_FAST_NO_HZ (until 5.16).
 	LazyAvail     bool
 	FastNoHZAvail bool
+	TimerPull     bool   // the hierarchical timer pull model (6.9 on)
 	Changes       string // the commits that set them
 }
 
 // Presets are the versions a scenario may name, oldest first.
 var Presets = []Preset{
-	{"5.2", Off, KfreePerObject, false, true, "kfree_rcu is call_rcu(head, offset): one callback per object"},
-	{"5.4", Off, KfreePerObject, false, true, "as 5.2"},
-	{"5.6", Off, KfreeBatch, false, true, "\"rcu: Add basic support for kfree_rcu() batching\" (v5.6): per-CPU batches, KFREE_DRAIN_JIFFIES = HZ/50"},
-	{"5.10", Off, KfreeBatch, false, true, "34c881745549 \"rcu: Support kfree_bulk() interface in kfree_rcu()\" (v5.7): batches freed by kfree_bulk"},
-	{"5.15", Off, KfreeBatch, false, true, "as 5.10"},
-	{"6.1", Off, KfreeBatch, false, false, "\"rcu: Remove the RCU_FAST_NO_HZ Kconfig option\" (v5.17)"},
-	{"6.6", Off, KfreeBatch, true, false, "\"rcu: Make call_rcu() lazy to save power\" (v6.2): CONFIG_RCU_LAZY, default n"},
-	{"6.12", Off, KfreeBatch, true, false, "\"rcu: Reduce synchronize_rcu() latency\" (v6.9): rcu_normal_wake_from_gp, disabled by default"},
-	{"6.17", Auto, KfreeBatch, true, false, "\"rcu: Enable rcu_normal_wake_from_gp on small systems\" (2025): on for at most 16 CPUs"},
+	{"5.2", Off, KfreePerObject, false, true, false, "kfree_rcu is call_rcu(head, offset): one callback per object"},
+	{"5.4", Off, KfreePerObject, false, true, false, "as 5.2"},
+	{"5.6", Off, KfreeBatch, false, true, false, "\"rcu: Add basic support for kfree_rcu() batching\" (v5.6): per-CPU batches, KFREE_DRAIN_JIFFIES = HZ/50"},
+	{"5.10", Off, KfreeBatch, false, true, false, "34c881745549 \"rcu: Support kfree_bulk() interface in kfree_rcu()\" (v5.7): batches freed by kfree_bulk"},
+	{"5.15", Off, KfreeBatch, false, true, false, "as 5.10"},
+	{"6.1", Off, KfreeBatch, false, false, false, "\"rcu: Remove the RCU_FAST_NO_HZ Kconfig option\" (v5.17)"},
+	{"6.6", Off, KfreeBatch, true, false, false, "\"rcu: Make call_rcu() lazy to save power\" (v6.2): CONFIG_RCU_LAZY, default n"},
+	{"6.12", Off, KfreeBatch, true, false, true, "\"rcu: Reduce synchronize_rcu() latency\" (v6.9): rcu_normal_wake_from_gp, disabled by default; 7ee988770326 \"timers: Implement the hierarchical pull model\" (v6.9): an idle CPU's timers fire on another"},
+	{"6.17", Auto, KfreeBatch, true, false, true, "\"rcu: Enable rcu_normal_wake_from_gp on small systems\" (2025): on for at most 16 CPUs"},
 }
 
 // FindPreset returns the preset of version v.
@@ -156,7 +173,7 @@ func FindPreset(v string) (Preset, error) {
 
 // Apply sets k's version-dependent paths from p.
 func (p Preset) Apply(k *Kernel) {
-	k.Version, k.WakeFromGP, k.Kfree = p.Version, p.WakeFromGP, p.Kfree
+	k.Version, k.WakeFromGP, k.Kfree, k.TimerPull = p.Version, p.WakeFromGP, p.Kfree, p.TimerPull
 	k.TimerWheel, k.NodeWalk, k.KthreadCPU = true, true, true
 }
 

@@ -147,7 +147,13 @@ func (r *RCU) startGP(now sim.Time) {
 		s := &r.cpus[i]
 		s.pending, s.noticed, s.qs, s.eqs = true, false, false, false
 	}
-	r.sleepUntilFQS(now+r.initWalk(), r.k().JiffiesTillFirstFQS)
+	init := now + r.initWalk()
+	if k := r.k(); k.KthreadCPU && k.KthreadQS && r.npending > 1 {
+		// The end of rcu_gp_init: rcu_qs(); rcu_report_qs_rdp() for the
+		// kthread's own CPU.
+		r.report(r.kthread.cpu, init, true)
+	}
+	r.sleepUntilFQS(init, r.k().JiffiesTillFirstFQS)
 	r.ensureTick(now)
 }
 
@@ -202,6 +208,8 @@ func (r *RCU) fqs(now sim.Time) {
 		switch {
 		case first && r.idle(c) && r.awake():
 			s.eqs = true // it goes back to idle after the wake-up
+		case first && i == r.kthread.cpu && r.idle(c) && r.kthreadHoldsOut():
+			s.eqs = true // it runs this scan, and goes idle after it
 		case r.idle(c):
 			if r.w.percpu[i].rcuDepth > 0 {
 				panic(fmt.Sprintf("models: rcu: cpu %d is idle inside a read-side section", i))
@@ -222,6 +230,27 @@ func (r *RCU) fqs(now sim.Time) {
 		r.urgent = true
 	}
 	r.sleepUntilFQS(now, k.JiffiesTillNextFQS)
+}
+
+// kthreadHoldsOut reports whether the grace-period kthread's CPU, otherwise
+// idle, is still owed at the first scan (Kernel.TimerPull): its timeout
+// fired on another CPU, one whose tick runs, so no tick of its own reported
+// the quiescent state it passed when the kthread slept, and it is running
+// the scan. With no other CPU ticking, the kthread's CPU expires its own
+// timers, and that tick reports it first. (With Kernel.KthreadQS it was
+// reported at rcu_gp_init and owes nothing here.)
+func (r *RCU) kthreadHoldsOut() bool {
+	k := r.k()
+	if !k.KthreadCPU || !k.TimerPull {
+		return false
+	}
+	for i, c := range r.w.M.Cores() {
+		s := &r.cpus[i]
+		if i != r.kthread.cpu && (!r.idle(c) || r.nocb == nil && len(s.waiting)+len(s.ready) > 0) {
+			return true
+		}
+	}
+	return false
 }
 
 // report clears cpu's bit for the current grace period. The last report

@@ -500,3 +500,37 @@ func TestSyncSkewTick(t *testing.T) {
 		wantTime(t, fmt.Sprintf("skew_tick=%v: call on CPU 3", skew), sim.FromNanoseconds(res.RCU.Calls[0].MeanUs*1e3), want)
 	}
 }
+
+// With the hierarchical timer pull model (6.9 on) the kthread's FQS timeout
+// fires on a CPU whose tick runs, here the caller's, which keeps its tick
+// for its callback, so the kthread's own CPU (the last, otherwise idle)
+// runs the first scan without having reported the quiescent state it passed
+// when the kthread slept: it is not idle then, and the grace period waits
+// for the second scan, jiffies_till_next_fqs later. Reported by rcu_gp_init
+// itself (KthreadQS), it ends at the first scan, as before the pull model.
+// With rcu_normal_wake_from_gp the caller has no callback, no CPU ticks, and
+// the kthread's CPU expires its own timeout, whose tick reports it.
+func TestSyncKthreadCPUHoldsOutUnderTimerPull(t *testing.T) {
+	const J = 4 * sim.Millisecond // HZ=250: one jiffy to the first scan and between scans
+	x := 100 * sim.Nanosecond
+	run := func(pull, fixed bool, wake models.Switch) (gp sim.Time, scans uint64) {
+		k := idleKernel(250)
+		k.KthreadCPU, k.TimerPull, k.KthreadQS, k.WakeFromGP = true, pull, fixed, wake
+		res := syncRun(t, k, 4, x, nil)
+		return sim.FromNanoseconds(res.RCU.MeanGPMs * 1e6), res.RCU.FQSScans
+	}
+	base, baseScans := run(false, false, models.Off)
+	pull, pullScans := run(true, false, models.Off)
+	fixed, fixedScans := run(true, true, models.Off)
+	if baseScans != 1 || pullScans != 2 || fixedScans != 1 {
+		t.Errorf("FQS scans: %d before the pull model, %d with it, %d with rcu_gp_init's report; want 1, 2, 1", baseScans, pullScans, fixedScans)
+	}
+	wantTime(t, "grace period under the pull model", pull, base+J)
+	wantTime(t, "with rcu_gp_init's report", fixed, base)
+	wakeBase, _ := run(false, false, models.On)
+	wakePull, wakeScans := run(true, false, models.On)
+	if wakeScans != 1 {
+		t.Errorf("rcu_normal_wake_from_gp under the pull model: %d scans, want 1", wakeScans)
+	}
+	wantTime(t, "rcu_normal_wake_from_gp under the pull model", wakePull, wakeBase)
+}

@@ -90,6 +90,8 @@ func (c *checker) kernelOverrides(k *kernelRaw, kern *models.Kernel) {
 	flag(&kern.NOCB, k.NOCB)
 	flag(&kern.KthreadCPU, k.KthreadCPU)
 	flag(&kern.SkewTick, k.SkewTick)
+	flag(&kern.TimerPull, k.TimerPull)
+	flag(&kern.KthreadQS, k.KthreadQS)
 	if k.IdleWakeups != nil {
 		if v := *k.IdleWakeups; v < 0 || v > 1e6 {
 			c.fail("kernel.idle_wakeups", []string{"[kernel]", keyNeedle("idle_wakeups")}, "%g; give how often an idle CPU wakes on its own, 0 to 1e6 a second (0: never)", v)

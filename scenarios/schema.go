@@ -85,6 +85,8 @@ type kernelRaw struct {
 	NOCB           *bool    `toml:"nocb"`             // CONFIG_RCU_NOCB_CPU, every CPU offloaded
 	KthreadCPU     *bool    `toml:"kthread_cpu"`      // the grace-period kthread runs on the machine's last CPU
 	SkewTick       *bool    `toml:"skew_tick"`        // the skew_tick=1 boot parameter
+	TimerPull      *bool    `toml:"timer_pull"`       // the hierarchical timer pull model (6.9 on: the presets from 6.12)
+	KthreadQS      *bool    `toml:"kthread_qs"`       // rcu_gp_init reports the kthread's CPU (posted 2026-01-01; no preset)
 }
 
 type lineRaw struct {
