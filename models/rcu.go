@@ -210,6 +210,7 @@ func (r *RCU) fqs(now sim.Time) {
 			s.eqs = true // it goes back to idle after the wake-up
 		case first && i == r.kthread.cpu && r.idle(c) && r.kthreadHoldsOut():
 			s.eqs = true // it runs this scan, and goes idle after it
+			r.Stats.Holdouts++
 		case r.idle(c):
 			if r.w.percpu[i].rcuDepth > 0 {
 				panic(fmt.Sprintf("models: rcu: cpu %d is idle inside a read-side section", i))

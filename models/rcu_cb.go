@@ -55,12 +55,13 @@ type RCUStats struct {
 	FreedBytes   int64
 	Callbacks    uint64
 	FQSScans     uint64
+	Holdouts     uint64                      // grace periods whose first scan found the kthread's CPU owed (Kernel.TimerPull)
 	Calls        [numCallKinds]latencyRecord // latency of each call, ps
 	Phases       [numPhases]sim.Histogram    // synchronize_rcu calls, by phase, ps
 }
 
 func (s *RCUStats) reset(now sim.Time) {
-	s.GracePeriods, s.Callbacks, s.FreedBytes, s.FQSScans = 0, 0, 0, 0
+	s.GracePeriods, s.Callbacks, s.FreedBytes, s.FQSScans, s.Holdouts = 0, 0, 0, 0, 0
 	s.GPLatency.Reset()
 	for i := range s.Calls {
 		s.Calls[i].Reset()
@@ -440,7 +441,7 @@ func (s *CallRCU) Exec(c *cpu.Core) (cpu.Outcome, sim.Time) {
 
 func (r *RCU) fillResult(out *RCUResult) {
 	st := &r.Stats
-	out.FQSScans = st.FQSScans
+	out.FQSScans, out.KthreadHoldouts = st.FQSScans, st.Holdouts
 	if st.GracePeriods > 0 {
 		out.CallbacksPerGP = float64(st.Callbacks) / float64(st.GracePeriods)
 	}

@@ -121,6 +121,9 @@ type RCUResult struct {
 	PendingBytesMax  float64 `json:"pending_bytes_max"`
 	FQSScans         uint64  `json:"fqs_scans"`
 	CallbacksPerGP   float64 `json:"callbacks_per_gp"`
+	// KthreadHoldouts counts the first scans that found the grace-period
+	// kthread's own CPU still owed (Kernel.TimerPull).
+	KthreadHoldouts uint64 `json:"kthread_holdouts,omitempty"`
 	// GPLatency is the distribution of grace periods, from rcu_gp_init to
 	// rcu_gp_cleanup (what bpftrace on those two measures).
 	GPLatency Latency `json:"gp_latency"`

@@ -331,6 +331,11 @@ func writeRCUWhy(buf *bytes.Buffer, w *models.World, res *models.Result) {
 	default:
 		fmt.Fprintf(buf, "\nRCU (%s): %d grace periods, %.3f ms on average (p99 %.3f ms), %.2f callbacks each;\n", kernelName(k), r.GracePeriods, r.MeanGPMs, r.P99GPMs, r.CallbacksPerGP)
 		fmt.Fprintf(buf, "  first force-quiescent-state scan after %d jiff%s (%.1f ms), then every %d; %d scans.\n", k.JiffiesTillFirstFQS, map[bool]string{true: "y", false: "ies"}[k.JiffiesTillFirstFQS == 1], float64(k.JiffiesTillFirstFQS)*w.Jiffy.Seconds()*1e3, k.JiffiesTillNextFQS, r.FQSScans)
+		if r.KthreadHoldouts > 0 {
+			fmt.Fprintf(buf, "  In %d of them the first scan found the kthread's own CPU (the last) still owed: its FQS\n", r.KthreadHoldouts)
+			fmt.Fprintf(buf, "  timeout fired on a CPU whose tick ran (timer_pull), so no tick of its own reported it, and\n")
+			fmt.Fprintf(buf, "  the grace period waited for the next scan; [kernel] kthread_qs = true reports it in rcu_gp_init.\n")
+		}
 	}
 	if len(r.Calls) > 0 || r.GPLatency.Count > 0 {
 		tw := tabwriter.NewWriter(buf, 0, 4, 2, ' ', tabwriter.AlignRight)

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 
 	"testing"
 
@@ -84,4 +85,17 @@ func TestTraceFromSkipsTheStart(t *testing.T) {
 // listing's, in the same order, without the others.
 func TestTraceLineKeepsOnlyItsLines(t *testing.T) {
 	filterFlag(t, "--trace-line", "protected", func(tr models.Transfer) bool { return tr.Line == "protected" })
+}
+
+// explain names the grace-period kthread's CPU where it held grace periods
+// to a second scan (6.9's timer pull model), and not once rcu_gp_init
+// reports it (the patch of gp-kthread-qs-after).
+func TestExplainNamesKthreadHoldout(t *testing.T) {
+	before := mustRun(t, "explain", "gp-kthread-qs-before", "--variant", "sync")
+	if !strings.Contains(before, "In 100 of them the first scan found the kthread's own CPU (the last) still owed") {
+		t.Errorf("explain gp-kthread-qs-before says nothing of the kthread's CPU:\n%s", before)
+	}
+	if after := mustRun(t, "explain", "gp-kthread-qs-after", "--variant", "sync"); strings.Contains(after, "still owed") {
+		t.Errorf("explain gp-kthread-qs-after names a holdout:\n%s", after)
+	}
 }
