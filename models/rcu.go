@@ -16,7 +16,9 @@ import (
 // The grace-period kthread is taken to run on an otherwise idle CPU of its
 // own: it notices each grace period in rcu_gp_init and passes a quiescent
 // state when it sleeps, which its own CPU's tick reports at the very tick
-// that wakes it for a scan, so it never holds a grace period up.
+// that wakes it for a scan, so it never holds a grace period up; unless
+// that timeout fires on another CPU (Kernel.TimerPull, kthreadHoldsOut),
+// when it holds the grace period to the second scan.
 type RCU struct {
 	w    *World
 	cpus []rcuCPU
