@@ -9,6 +9,8 @@ import (
 	"sync"
 
 	"gonum.org/v1/gonum/optimize"
+
+	"contend/internal/parallel"
 )
 
 // A corpus fit sets one constant that no calibrate loop measures and no
@@ -181,22 +183,10 @@ func FitCorpus(cases []Case, param string, current float64, grid []float64, jobs
 			cells = append(cells, at{ci, v})
 		}
 	}
-	next := make(chan at)
-	var wg sync.WaitGroup
-	for range max(1, min(jobs, len(cells))) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for c := range next {
-				_, _, _ = costAt(c.c, c.v) // a failure is met again below, in order
-			}
-		}()
-	}
-	for _, c := range cells {
-		next <- c
-	}
-	close(next)
-	wg.Wait()
+	_ = parallel.Each(len(cells), jobs, nil, func(k int) error {
+		_, _, _ = costAt(cells[k].c, cells[k].v) // a failure is met again below, in order
+		return nil
+	})
 	weight := func(ci int) float64 { return 1 / float64(perScenario[judged[ci].Scenario.Name]) }
 	for ci, c := range judged {
 		cf := CaseFit{Case: c.Name(), Cost: make([]float64, len(grid)), Weight: weight(ci)}

@@ -1,8 +1,7 @@
 package sweep
 
 import (
-	"sync"
-
+	"contend/internal/parallel"
 	"contend/models"
 	"contend/scenarios"
 )
@@ -25,7 +24,7 @@ func (p *Plan) Simulate(slice *Slice, jobs int, progress func(done, total int)) 
 // nil for the points not in todo.
 func (p *Plan) run(pts []planPoint, todo []int, jobs int, progress func(done, total int)) ([][]float64, error) {
 	values := make([][]float64, len(pts))
-	err := parallel(len(todo), jobs, progress, func(k int) error {
+	err := parallel.Each(len(todo), jobs, progress, func(k int) error {
 		i := todo[k]
 		pt := pts[i]
 		g := &p.Groups[pt.group]
@@ -90,51 +89,12 @@ func (p *Plan) Intervals(n, jobs int, progress func(done, total int)) ([][][]Bou
 	return out, nil
 }
 
-// parallel calls f(0..n-1) on jobs goroutines and returns the error of the
-// lowest index that failed, so that the error does not depend on jobs.
-func parallel(n, jobs int, progress func(done, total int), f func(i int) error) error {
-	errs := make([]error, n)
-	next := make(chan int)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	done := 0
-	for range min(jobs, n) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				errs[i] = f(i)
-				if progress != nil {
-					mu.Lock()
-					done++
-					progress(done, n)
-					mu.Unlock()
-				}
-			}
-		}()
-	}
-	if progress != nil {
-		progress(0, n)
-	}
-	for i := range n {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // Runner returns a Runner that simulates points on jobs goroutines; results
 // come back in input order, so output does not depend on jobs.
 func Runner(s *scenarios.Scenario, jobs int, progress func(done, total int)) scenarios.Runner {
 	return func(pts []scenarios.Point) ([]*models.Result, error) {
 		out := make([]*models.Result, len(pts))
-		err := parallel(len(pts), jobs, progress, func(i int) error {
+		err := parallel.Each(len(pts), jobs, progress, func(i int) error {
 			var err error
 			out[i], err = s.Simulate(pts[i])
 			return err

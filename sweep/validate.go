@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"contend/band"
+	"contend/internal/parallel"
 	"contend/models"
 	"contend/scenarios"
 )
@@ -94,7 +95,7 @@ func (v *Validation) AddAll(scens []*scenarios.Scenario, seeds []int64, jobs int
 		}
 	}
 	results := make([]*models.Result, len(pts))
-	if err := parallel(len(pts), jobs, progress, func(k int) error {
+	if err := parallel.Each(len(pts), jobs, progress, func(k int) error {
 		var err error
 		results[k], err = scens[scenOf[k]].Simulate(pts[k])
 		return err
